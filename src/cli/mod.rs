@@ -1,0 +1,76 @@
+//! The command line: with no subcommand the protocol loop, else one of the tools.
+
+pub mod perft;
+
+use crate::rules::Rules;
+use clap::{Args, Parser, Subcommand};
+
+/// doushou, an engine for Dou Shou Qi (Jungle chess). With no subcommand it
+/// speaks the protocol of protocol.md on stdin/stdout.
+#[derive(Parser, Debug)]
+#[command(name = "doushou", version, about)]
+pub struct Cli {
+    /// The tool to run; none runs the protocol loop.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The tools.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaves of the legal move tree (move generator check and speed).
+    Perft(perft::PerftArgs),
+}
+
+/// The rule switches as every tool takes them.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RulesArgs {
+    /// A preset: jungle (default) or xoudouqi.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// A rule switch by its protocol name, after the preset: --set DogOverWolf=true.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl RulesArgs {
+    /// The rules these arguments ask for.
+    pub fn rules(&self) -> Result<Rules, String> {
+        let mut rules = Rules::default();
+        if let Some(v) = &self.variant {
+            rules.set("UCI_Variant", v).map_err(|e| e.to_string())?;
+        }
+        rules
+            .apply_settings(self.set.iter().map(String::as_str))
+            .map_err(|e| e.to_string())?;
+        Ok(rules)
+    }
+
+    /// The settings as `Name=Value` strings, the preset first, to pass on to engines.
+    pub fn settings(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if let Some(v) = &self.variant {
+            out.push(("UCI_Variant".to_string(), v.clone()));
+        }
+        for s in &self.set {
+            if let Some((n, v)) = s.split_once('=') {
+                out.push((n.trim().to_string(), v.trim().to_string()));
+            }
+        }
+        out
+    }
+}
+
+/// Runs the subcommand; answers the process exit code.
+pub fn run(command: Command) -> i32 {
+    let result = match &command {
+        Command::Perft(args) => perft::run(args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The shape of a user-settable option, shared by the rule switches and the
+//! engine's own options, so that the protocol prints and checks both one way.
+
+use std::fmt;
+
+/// What kind of value an option takes, with its default and range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Check {
+        /// The value before anyone sets it.
+        default: bool,
+    },
+    /// An integer in `min..=max`.
+    Spin {
+        /// The value before anyone sets it.
+        default: i64,
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// One of a fixed list of words.
+    Combo {
+        /// The value before anyone sets it.
+        default: &'static str,
+        /// Every accepted value.
+        choices: &'static [&'static str],
+    },
+    /// An action with no value.
+    Button,
+}
+
+/// Why a value was rejected for an option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// The value does not fit the option's kind or range.
+    BadValue {
+        /// The option's name.
+        name: String,
+        /// The value given.
+        value: String,
+        /// What would have been accepted.
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => write!(
+                f,
+                "option '{name}' does not take '{value}': expected {expected}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl OptionKind {
+    /// The `type ... default ...` tail of a UCI `option` line.
+    pub fn uci_description(&self) -> String {
+        match self {
+            OptionKind::Check { default } => format!("type check default {default}"),
+            OptionKind::Spin { default, min, max } => {
+                format!("type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, choices } => {
+                let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
+                format!("type combo default {default}{vars}")
+            }
+            OptionKind::Button => "type button".to_string(),
+        }
+    }
+
+    fn bad(&self, name: &str, value: &str) -> OptionError {
+        let expected = match self {
+            OptionKind::Check { .. } => "true or false".to_string(),
+            OptionKind::Spin { min, max, .. } => format!("an integer from {min} to {max}"),
+            OptionKind::Combo { choices, .. } => format!("one of {}", choices.join(", ")),
+            OptionKind::Button => "no value".to_string(),
+        };
+        OptionError::BadValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            expected,
+        }
+    }
+
+    /// Checks a check option's value.
+    pub fn parse_bool(&self, name: &str, value: &str) -> Result<bool, OptionError> {
+        match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(self.bad(name, value)),
+        }
+    }
+
+    /// Checks a spin option's value against its range.
+    pub fn parse_int(&self, name: &str, value: &str) -> Result<i64, OptionError> {
+        let OptionKind::Spin { min, max, .. } = *self else {
+            return Err(self.bad(name, value));
+        };
+        match value.parse::<i64>() {
+            Ok(v) if (min..=max).contains(&v) => Ok(v),
+            _ => Err(self.bad(name, value)),
+        }
+    }
+
+    /// Checks a combo option's value; answers the index of the choice.
+    /// Choices are matched without regard to case, as UCI GUIs vary.
+    pub fn parse_choice(&self, name: &str, value: &str) -> Result<usize, OptionError> {
+        if let OptionKind::Combo { choices, .. } = self
+            && let Some(i) = choices.iter().position(|c| c.eq_ignore_ascii_case(value))
+        {
+            return Ok(i);
+        }
+        Err(self.bad(name, value))
+    }
+}

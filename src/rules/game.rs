@@ -1,0 +1,425 @@
+//! A game: the rules in force, the current position and the history behind it.
+//! Repetition, the no-capture limit and the result of a game live here, since
+//! they need the history that a [`Position`] does not keep.
+
+use super::board::Side;
+use super::position::{FenError, Move, MoveList, MoveParseError, Position};
+use super::variant::{Repetition, Rules};
+use std::fmt;
+
+/// How a game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinReason {
+    /// A piece entered the enemy den.
+    Den,
+    /// The loser has no pieces left.
+    AllCaptured,
+    /// The loser, to move, has no legal move (repetition-forbidden moves included).
+    NoLegalMove,
+}
+
+/// How a game was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawReason {
+    /// A position occurred for the third time (`Repetition=draw`).
+    Repetition,
+    /// `NoCaptureLimit` plies passed without a capture.
+    NoCaptureLimit,
+}
+
+/// The result of a finished game, with its reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// One side won.
+    Win {
+        /// Who won.
+        winner: Side,
+        /// How.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    /// The result as game records write it: `1-0` (Red won), `0-1`, `1/2-1/2`.
+    pub fn score_text(self) -> &'static str {
+        match self {
+            Outcome::Win {
+                winner: Side::Red, ..
+            } => "1-0",
+            Outcome::Win {
+                winner: Side::Blue, ..
+            } => "0-1",
+            Outcome::Draw(_) => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => {
+                let loser = winner.opponent();
+                match reason {
+                    WinReason::Den => write!(f, "{winner} wins: a piece entered the {loser} den"),
+                    WinReason::AllCaptured => {
+                        write!(f, "{winner} wins: {loser} has no pieces left")
+                    }
+                    WinReason::NoLegalMove => {
+                        write!(f, "{winner} wins: {loser} has no legal move")
+                    }
+                }
+            }
+            Outcome::Draw(DrawReason::Repetition) => {
+                write!(f, "draw: a position occurred for the third time")
+            }
+            Outcome::Draw(DrawReason::NoCaptureLimit) => {
+                write!(f, "draw: the no-capture limit was reached")
+            }
+        }
+    }
+}
+
+/// Why a move given as text could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move at all.
+    Malformed(MoveParseError),
+    /// A well-formed move that the rules do not allow here.
+    Illegal {
+        /// The move as written.
+        text: String,
+        /// Why, in words.
+        why: String,
+    },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(e) => e.fmt(f),
+            MoveError::Illegal { text, why } => write!(f, "illegal move {text}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Why a position with moves (`FEN moves m1 m2 ...`) was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The position itself is malformed.
+    Fen(FenError),
+    /// The move at this index (0-based) of the list is malformed or illegal.
+    Move {
+        /// Index in the move list, from 0.
+        index: usize,
+        /// What was wrong with it.
+        error: MoveError,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Fen(e) => write!(f, "bad position: {e}"),
+            GameError::Move { index, error } => {
+                write!(f, "move {} of the list: {error}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// What the history remembers of each position of the game.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    key: u64,
+    /// How often this position has occurred so far, this time included.
+    occurrences: u16,
+    /// Index of the first position since the last capture: older ones cannot recur.
+    window_start: usize,
+    /// Index of the latest position (up to this one) that had occurred twice or
+    /// more, if any: no move can repeat a third time unless one is in the window.
+    last_repeated: Option<usize>,
+}
+
+/// A game in progress: rules, position and history, with make and unmake.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    position: Position,
+    /// Each move played, with the position before it (for unmake).
+    undo: Vec<(Position, Move)>,
+    /// One record per position of the game, the current one last.
+    history: Vec<Record>,
+}
+
+impl Game {
+    /// A game starting at `position`, with no history before it.
+    pub fn new(rules: Rules, position: Position) -> Game {
+        let mut history = Vec::with_capacity(256);
+        history.push(Record {
+            key: position.key(),
+            occurrences: 1,
+            window_start: 0,
+            last_repeated: None,
+        });
+        Game {
+            rules,
+            position,
+            undo: Vec::with_capacity(256),
+            history,
+        }
+    }
+
+    /// A game from a position's text and moves in protocol notation, as the
+    /// `position` command and `--fen/--moves` give them.
+    pub fn from_fen_and_moves<S: AsRef<str>>(
+        rules: Rules,
+        fen: &str,
+        moves: &[S],
+    ) -> Result<Game, GameError> {
+        let position: Position = fen.parse().map_err(GameError::Fen)?;
+        let mut game = Game::new(rules, position);
+        for (index, text) in moves.iter().enumerate() {
+            game.play_text(text.as_ref())
+                .map_err(|error| GameError::Move { index, error })?;
+        }
+        Ok(game)
+    }
+
+    /// The rules in force.
+    #[inline]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current position.
+    #[inline]
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Plies played since the game's first position.
+    #[inline]
+    pub fn plies_played(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The moves played, in order.
+    pub fn moves_played(&self) -> Vec<Move> {
+        self.undo.iter().map(|&(_, m)| m).collect()
+    }
+
+    /// How often the current position has occurred in the game, this time included.
+    #[inline]
+    pub fn occurrences(&self) -> u16 {
+        self.current().occurrences
+    }
+
+    #[inline]
+    fn current(&self) -> &Record {
+        self.history.last().expect("history is never empty")
+    }
+
+    /// Whether playing `m` here would make a position occur for the third time,
+    /// which `Repetition=forbid` makes illegal.
+    #[inline]
+    pub fn would_repeat_third(&self, m: Move) -> bool {
+        if self.rules.repetition != Repetition::Forbid || self.position.is_capture(m) {
+            return false;
+        }
+        let cur = self.current();
+        match cur.last_repeated {
+            Some(i) if i >= cur.window_start => {}
+            _ => return false,
+        }
+        let key = self.position.key_after(m);
+        // Positions with the other side to move sit an odd number of plies back.
+        let n = self.history.len() - 1;
+        let mut j = n as isize - 1;
+        while j >= cur.window_start as isize {
+            let r = &self.history[j as usize];
+            if r.key == key {
+                return r.occurrences >= 2;
+            }
+            j -= 2;
+        }
+        false
+    }
+
+    /// Every legal move: the position's moves less those forbidden by repetition.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = self.position.generate(&self.rules);
+        if self.repetition_may_forbid() {
+            list.retain(|m| !self.would_repeat_third(m));
+        }
+        list
+    }
+
+    /// How many legal moves there are (the fast path of perft's last ply).
+    #[inline]
+    pub fn count_legal_moves(&self) -> u64 {
+        if self.repetition_may_forbid() {
+            self.legal_moves().len() as u64
+        } else {
+            self.position.count_moves(&self.rules)
+        }
+    }
+
+    /// Whether some move here might be forbidden by repetition: only if a position
+    /// in the window since the last capture has already occurred twice.
+    #[inline]
+    fn repetition_may_forbid(&self) -> bool {
+        let cur = self.current();
+        self.rules.repetition == Repetition::Forbid
+            && matches!(cur.last_repeated, Some(i) if i >= cur.window_start)
+    }
+
+    /// Whether `m` is legal here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.position.generate(&self.rules).contains(&m) && !self.would_repeat_third(m)
+    }
+
+    /// Plays `m`, which must be legal (see [`Game::play_text`] for unchecked input).
+    #[inline]
+    pub fn make(&mut self, m: Move) {
+        self.undo.push((self.position, m));
+        self.position.make(m);
+        let n = self.history.len();
+        let prev = self.history[n - 1];
+        let key = self.position.key();
+        let window_start = if self.position.plies_since_capture() == 0 {
+            n
+        } else {
+            prev.window_start
+        };
+        let mut occurrences = 1;
+        let mut j = n as isize - 2;
+        while j >= window_start as isize {
+            let r = &self.history[j as usize];
+            if r.key == key {
+                occurrences = r.occurrences.saturating_add(1);
+                break;
+            }
+            j -= 2;
+        }
+        self.history.push(Record {
+            key,
+            occurrences,
+            window_start,
+            last_repeated: if occurrences >= 2 {
+                Some(n)
+            } else {
+                prev.last_repeated
+            },
+        });
+    }
+
+    /// Takes back the last move made.
+    #[inline]
+    pub fn unmake(&mut self) {
+        self.position = self.undo.pop().expect("unmake without a move").0;
+        self.history.pop();
+    }
+
+    /// Reads a move in protocol notation and plays it if it is legal here.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        let m: Move = text.parse().map_err(MoveError::Malformed)?;
+        let illegal = |why: String| MoveError::Illegal {
+            text: text.to_string(),
+            why,
+        };
+        if let Some(outcome) = self.outcome() {
+            return Err(illegal(format!("the game is over ({outcome})")));
+        }
+        if m.is_null() {
+            return Err(illegal("the null move is not a move of the game".into()));
+        }
+        let side = self.position.side_to_move();
+        match self.position.piece_at(m.from()) {
+            None => return Err(illegal(format!("no piece on {}", m.from()))),
+            Some(p) if p.side != side => {
+                return Err(illegal(format!(
+                    "the piece on {} is not {side}'s",
+                    m.from()
+                )));
+            }
+            Some(_) => {}
+        }
+        if !self.position.generate(&self.rules).contains(&m) {
+            return Err(illegal("the rules do not allow it".into()));
+        }
+        if self.would_repeat_third(m) {
+            return Err(illegal(
+                "it would repeat a position a third time (Repetition=forbid)".into(),
+            ));
+        }
+        self.make(m);
+        Ok(m)
+    }
+
+    /// The result if the game is over, checked in the order of `RULES.md`: den,
+    /// no pieces, no legal move, repetition draw, no-capture draw.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let pos = &self.position;
+        if let Some(winner) = pos.den_winner() {
+            return Some(Outcome::Win {
+                winner,
+                reason: WinReason::Den,
+            });
+        }
+        let to_move = pos.side_to_move();
+        for side in [to_move, to_move.opponent()] {
+            if pos.occupied(side) == 0 {
+                return Some(Outcome::Win {
+                    winner: side.opponent(),
+                    reason: WinReason::AllCaptured,
+                });
+            }
+        }
+        if self.legal_moves().is_empty() {
+            return Some(Outcome::Win {
+                winner: to_move.opponent(),
+                reason: WinReason::NoLegalMove,
+            });
+        }
+        self.draw_reason().map(Outcome::Draw)
+    }
+
+    /// The draw by rule that holds here, if any (repetition, then no-capture
+    /// limit); the caller has checked that the game is not already won.
+    #[inline]
+    pub fn draw_reason(&self) -> Option<DrawReason> {
+        if self.rules.repetition == Repetition::Draw && self.current().occurrences >= 3 {
+            return Some(DrawReason::Repetition);
+        }
+        let limit = self.rules.no_capture_limit;
+        if limit > 0 && self.position.plies_since_capture() >= limit {
+            return Some(DrawReason::NoCaptureLimit);
+        }
+        None
+    }
+
+    /// Leaf count of the legal move tree `depth` plies deep, the history included.
+    /// Perft does not stop at draws; a decided position has no moves.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_legal_moves(),
+            _ => {
+                let moves = self.legal_moves();
+                let mut total = 0;
+                for &m in moves.iter() {
+                    self.make(m);
+                    total += self.perft(depth - 1);
+                    self.unmake();
+                }
+                total
+            }
+        }
+    }
+}

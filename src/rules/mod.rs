@@ -1,0 +1,18 @@
+//! The rules of Dou Shou Qi under every switch of `RULES.md`: board geometry,
+//! positions and their notation, legal moves, game history and results, perft.
+//! Nothing here knows about search or the protocol.
+
+mod board;
+mod game;
+mod perft;
+mod position;
+mod variant;
+
+pub use board::{
+    ALL_SQUARES, ALL_TRAPS, Animal, Bitboard, DEN, FILES, JUMPS, Jump, NEIGHBOURS, Piece, RANKS,
+    SQUARES, Side, Square, SquareParseError, TRAPS, WATER, squares,
+};
+pub use game::{DrawReason, Game, GameError, MoveError, Outcome, WinReason};
+pub use perft::{PerftReport, perft_divide};
+pub use position::{FenError, MAX_MOVES, Move, MoveList, MoveParseError, Position, START_FEN};
+pub use variant::{JumpAxes, JumpBlockedBy, RULE_OPTION_NAMES, Repetition, Rules, VARIANTS};
