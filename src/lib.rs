@@ -1,8 +1,16 @@
 //! doushou: an engine for Dou Shou Qi (Jungle chess).
 //!
 //! - [`rules`]: the game itself under every rule switch; knows nothing of search.
+//! - [`engine`]: evaluation, search, transposition table, time; the [`engine::Engine`]
+//!   object that the protocol and every tool drive.
+//! - [`protocol`]: the text protocol of `protocol.md`.
+//! - [`bench`]: the fixed search whose node count signs each change.
+//! - [`cli`]: the command line and its tools.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
 
+pub mod bench;
 pub mod cli;
+pub mod engine;
 pub mod options;
+pub mod protocol;
 pub mod rules;

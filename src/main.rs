@@ -8,7 +8,10 @@ fn main() {
     let args = Cli::parse();
     let code = match args.command {
         Some(command) => cli::run(command),
-        None => 0,
+        None => {
+            doushou::protocol::run_stdio();
+            0
+        }
     };
     std::process::exit(code);
 }

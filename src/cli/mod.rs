@@ -1,5 +1,6 @@
 //! The command line: with no subcommand the protocol loop, else one of the tools.
 
+pub mod bench;
 pub mod perft;
 
 use crate::rules::Rules;
@@ -20,6 +21,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(perft::PerftArgs),
+    /// Search the bench positions to a fixed depth: node count and speed.
+    Bench(bench::BenchArgs),
 }
 
 /// The rule switches as every tool takes them.
@@ -65,6 +68,7 @@ impl RulesArgs {
 pub fn run(command: Command) -> i32 {
     let result = match &command {
         Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -319,6 +319,21 @@ impl Game {
         });
     }
 
+    /// Passes the turn, for search's null-move pruning. A pass is no move of the
+    /// game: the repetition window restarts after it, and [`Game::unmake`] takes it back.
+    pub fn make_null(&mut self) {
+        self.undo.push((self.position, Move::NULL));
+        self.position.make_null();
+        let n = self.history.len();
+        let prev = self.history[n - 1];
+        self.history.push(Record {
+            key: self.position.key(),
+            occurrences: 1,
+            window_start: n,
+            last_repeated: prev.last_repeated,
+        });
+    }
+
     /// Takes back the last move made.
     #[inline]
     pub fn unmake(&mut self) {

@@ -494,6 +494,13 @@ impl Position {
         self.side_to_move = self.side_to_move.opponent();
     }
 
+    /// Passes the turn (search's null move): only the side to move and key change.
+    #[inline]
+    pub fn make_null(&mut self) {
+        self.key ^= zobrist::BLUE_TO_MOVE;
+        self.side_to_move = self.side_to_move.opponent();
+    }
+
     /// Whether `attacker`, standing on `from`, may take `defender` on `to`
     /// (squares next to each other or a jump apart), per `RULES.md` "Capture".
     #[inline]
@@ -541,11 +548,10 @@ impl Position {
     /// Feeds every legal move (repetition aside, which is the game's rule) to
     /// `sink`: quiet targets as bitboards, captures one by one once allowed.
     #[inline(always)]
-    fn for_each_move(&self, rules: &Rules, sink: &mut impl MoveSink) {
+    fn for_each_move(&self, rules: &Rules, us: Side, sink: &mut impl MoveSink) {
         if self.is_decided() {
             return;
         }
-        let us = self.side_to_move;
         let own = self.occupied[us.index()];
         let enemy = self.occupied[us.opponent().index()];
         let blockers = self.jump_blockers(rules, us);
@@ -598,15 +604,21 @@ impl Position {
     /// A decided position (den entered, a side with no pieces) has none.
     pub fn generate(&self, rules: &Rules) -> MoveList {
         let mut list = MoveList::new();
-        self.for_each_move(rules, &mut list);
+        self.for_each_move(rules, self.side_to_move, &mut list);
         list
     }
 
     /// How many moves [`Position::generate`] would give, without listing them.
     #[inline]
     pub fn count_moves(&self, rules: &Rules) -> u64 {
+        self.count_moves_of(rules, self.side_to_move)
+    }
+
+    /// How many moves `side` would have here if it were its turn (mobility).
+    #[inline]
+    pub fn count_moves_of(&self, rules: &Rules, side: Side) -> u64 {
         let mut counter = MoveCounter(0);
-        self.for_each_move(rules, &mut counter);
+        self.for_each_move(rules, side, &mut counter);
         counter.0
     }
 

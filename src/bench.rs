@@ -1,0 +1,78 @@
+//! The bench: a fixed-depth search of every position in
+//! `bench-positions/bench.txt`. With one thread its node count is deterministic,
+//! the signature that commits quote as `Bench: N`.
+
+use crate::engine::search::Silent;
+use crate::engine::{Engine, Limits};
+use std::time::Instant;
+
+/// The bench positions, built into the binary so the bench runs anywhere.
+pub const POSITIONS: &str = include_str!("../bench-positions/bench.txt");
+
+/// The default depth of the bench.
+pub const DEFAULT_DEPTH: i32 = 9;
+
+/// The positions of [`POSITIONS`], comments and blank lines dropped.
+pub fn positions() -> impl Iterator<Item = &'static str> {
+    POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// What a bench run measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchReport {
+    /// Nodes over all positions.
+    pub nodes: u64,
+    /// Milliseconds over all positions.
+    pub time_ms: u64,
+}
+
+impl BenchReport {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+/// Searches every bench position to `depth` with the engine's options (a new
+/// game each, so runs do not depend on one another), writing a line per
+/// position and a last line `<nodes> nodes <nps> nps` to `out`.
+pub fn run(
+    engine: &mut Engine,
+    depth: Option<i32>,
+    mut out: impl FnMut(&str),
+) -> Result<BenchReport, String> {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
+    let mut nodes = 0;
+    let start = Instant::now();
+    for (i, fen) in positions().enumerate() {
+        engine.new_game();
+        engine
+            .set_position::<&str>(fen, &[])
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        let limits = Limits {
+            depth: Some(depth as u32),
+            ..Limits::default()
+        };
+        let result = engine
+            .search(&limits, &Silent)
+            .map_err(|e| format!("{e:?}"))?;
+        nodes += result.nodes;
+        out(&format!(
+            "position {:>2} depth {} nodes {:>9} bestmove {} {}",
+            i + 1,
+            result.depth,
+            result.nodes,
+            result.best_move,
+            crate::engine::search::Score::from_internal(result.score)
+        ));
+    }
+    let report = BenchReport {
+        nodes,
+        time_ms: start.elapsed().as_millis() as u64,
+    };
+    out(&format!("{} nodes {} nps", report.nodes, report.nps()));
+    Ok(report)
+}

@@ -1,0 +1,31 @@
+//! `doushou bench`: the fixed search whose node count signs every change.
+
+use crate::engine::Engine;
+use clap::Args;
+
+/// Arguments of `doushou bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Depth of each search.
+    #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH)]
+    pub depth: i32,
+    /// Search threads (the node count is deterministic only with one).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table, MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
+/// Runs the bench; lines go to stdout.
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    let mut engine = Engine::new();
+    engine
+        .set_option("Threads", Some(&args.threads.to_string()))
+        .map_err(|e| e.to_string())?;
+    engine
+        .set_option("Hash", Some(&args.hash.to_string()))
+        .map_err(|e| e.to_string())?;
+    crate::bench::run(&mut engine, Some(args.depth), |l| println!("{l}"))?;
+    Ok(())
+}

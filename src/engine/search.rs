@@ -1,0 +1,838 @@
+//! Alpha-beta search: iterative deepening with aspiration windows, principal
+//! variation search, quiescence over captures, and the pruning this game allows.
+//! One [`Worker`] per thread; they share only the transposition table and the
+//! stop flags (lazy SMP).
+//!
+//! Den threats play the role of checks: a side that can enter the enemy den wins
+//! at once, so every node first looks for that move (a one-ply win, scored
+//! exactly) and quiescence never stands pat while the enemy has a piece next to
+//! its den; it may then only take that piece. The search thus sees every den
+//! entry within its horizon without extending anything.
+
+use super::eval::{Weights, evaluate};
+use super::time::Clock;
+use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
+use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A win in `n` plies from the root scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores at or beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Above every score.
+pub const INFINITY: i32 = MATE + 1;
+/// The deepest the search goes, quiescence included.
+pub const MAX_PLY: usize = 128;
+
+/// Which search features are on: the protocol's `Search_*` options, so that
+/// matches can measure each feature by turning it off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Transposition-table cutoffs and move (the table is still written).
+    pub tt_cutoffs: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Reverse futility pruning and late-move pruning near the leaves.
+    pub futility: bool,
+    /// Aspiration windows at the root.
+    pub aspiration: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            tt_cutoffs: true,
+            null_move: true,
+            lmr: true,
+            futility: true,
+            aspiration: true,
+        }
+    }
+}
+
+impl Features {
+    /// Everything off: plain alpha-beta with quiescence, the baseline for matches.
+    pub const PLAIN: Features = Features {
+        tt_cutoffs: false,
+        null_move: false,
+        lmr: false,
+        futility: false,
+        aspiration: false,
+    };
+}
+
+/// A score as the protocol reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns for the side to move.
+    Cp(i32),
+    /// A forced win in this many moves (negative: a forced loss).
+    Mate(i32),
+}
+
+impl Score {
+    /// The protocol form of an internal score.
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// One line of search progress, as `info` prints it.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// Which line of MultiPV (1-based).
+    pub multipv: usize,
+    /// The line's score, internal units (see [`Score::from_internal`]).
+    pub score: i32,
+    /// `Lower` on a fail high, `Upper` on a fail low, `Exact` otherwise.
+    pub bound: Bound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Milliseconds since `go`.
+    pub time_ms: u64,
+    /// Per mille of the table in use.
+    pub hashfull: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// Receives what a search has to say. The protocol prints it; bench and the
+/// tools collect it.
+pub trait Listener: Send + Sync {
+    /// Progress of the main thread.
+    fn info(&self, info: &SearchInfo);
+    /// Free text for the user (`info string`).
+    fn message(&self, text: &str);
+}
+
+/// A listener that drops everything.
+pub struct Silent;
+
+impl Listener for Silent {
+    fn info(&self, _: &SearchInfo) {}
+    fn message(&self, _: &str) {}
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// The move to play; null only where there is no legal move.
+    pub best_move: Move,
+    /// The expected reply, if the PV has one.
+    pub ponder_move: Option<Move>,
+    /// Score of the best move (internal units).
+    pub score: i32,
+    /// Last completed depth.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Every MultiPV line of the last iteration: (score, pv).
+    pub lines: Vec<(i32, Vec<Move>)>,
+    /// Deepest ply reached in the last iteration.
+    pub seldepth: i32,
+    /// Milliseconds spent.
+    pub time_ms: u64,
+    /// Per mille of the table in use at the end.
+    pub hashfull: u32,
+    /// Set when the game was already over: then there is no move.
+    pub outcome: Option<crate::rules::Outcome>,
+}
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    /// The table.
+    pub tt: &'a TranspositionTable,
+    /// Set by the user (`stop`, `quit`) or by the main thread when it is done.
+    pub stop: &'a AtomicBool,
+    /// Nodes of each thread, summed for reports.
+    pub nodes: Vec<PaddedCounter>,
+    /// Evaluation weights.
+    pub weights: &'a Weights,
+    /// Feature switches.
+    pub features: Features,
+}
+
+/// A node counter alone on its cache line, so threads do not slow each other.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct PaddedCounter(pub AtomicU64);
+
+impl Shared<'_> {
+    /// Nodes of all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// What the main thread is limited by.
+#[derive(Clone, Debug, Default)]
+pub struct Bounds {
+    /// Deepest iteration.
+    pub depth: Option<i32>,
+    /// Most nodes (all threads).
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<i32>,
+    /// Root moves to consider (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Lines to report.
+    pub multipv: usize,
+}
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    previous_score: i32,
+    pv: Vec<Move>,
+}
+
+/// Reductions for late moves, by depth and move number.
+fn lmr_reduction(depth: i32, moves_searched: usize) -> i32 {
+    let r = 0.5 + (depth.max(1) as f64).ln() * (moves_searched.max(1) as f64).ln() / 2.2;
+    r as i32
+}
+
+/// One search thread.
+pub struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    game: Game,
+    rules: Rules,
+    id: usize,
+    nodes: u64,
+    seldepth: usize,
+    /// False until the first iteration is complete: a search always has a move.
+    can_stop: bool,
+    killers: [[Move; 2]; MAX_PLY + 2],
+    history: Box<[[i32; 63]; 16]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    root_moves: Vec<RootMove>,
+    /// Set once this worker has seen the stop flag; results after it are void.
+    stopped: bool,
+    clock: Option<&'a Clock>,
+    bounds: Bounds,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for thread `id` (0 is the main thread, which alone watches the
+    /// clock and the limits).
+    pub fn new(
+        shared: &'a Shared<'a>,
+        game: Game,
+        id: usize,
+        clock: Option<&'a Clock>,
+        bounds: Bounds,
+    ) -> Worker<'a> {
+        let rules = *game.rules();
+        let legal = game.legal_moves();
+        let root_moves = legal
+            .iter()
+            .filter(|m| bounds.searchmoves.is_empty() || bounds.searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                previous_score: -INFINITY,
+                pv: vec![mv],
+            })
+            .collect();
+        Worker {
+            shared,
+            game,
+            rules,
+            id,
+            nodes: 0,
+            seldepth: 0,
+            can_stop: id != 0,
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            history: Box::new([[0; 63]; 16]),
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 2],
+            root_moves,
+            stopped: false,
+            clock,
+            bounds,
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Iterative deepening until stopped or a limit is reached. Only the main
+    /// thread reports to `listener`.
+    pub fn iterate(&mut self, listener: &dyn Listener) -> SearchResult {
+        let mut result = SearchResult {
+            best_move: self.root_moves.first().map_or(Move::NULL, |r| r.mv),
+            ..SearchResult::default()
+        };
+        if self.root_moves.is_empty() {
+            return result;
+        }
+        let max_depth = self
+            .bounds
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .min(MAX_PLY as i32 - 8);
+        let multipv = self.bounds.multipv.clamp(1, self.root_moves.len());
+        // Helpers start one ply deeper on odd threads so threads spread over depths.
+        let mut depth = 1 + (self.id % 2) as i32;
+        let mut best_changes = 0.0f64;
+        while depth <= max_depth {
+            for rm in self.root_moves.iter_mut() {
+                rm.previous_score = rm.score;
+            }
+            let previous_best = self.root_moves[0].mv;
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                self.search_root_window(depth, pv_index, listener);
+                if self.stopped {
+                    break;
+                }
+                // Lines before pv_index are settled; sort the rest again by score.
+                self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if self.is_main() {
+                    self.report(depth, pv_index, Bound::Exact, listener);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.can_stop = true;
+            result.depth = depth;
+            if self.root_moves[0].mv != previous_best {
+                best_changes += 1.0;
+            }
+            best_changes *= 0.5;
+            let best = &self.root_moves[0];
+            result.best_move = best.mv;
+            result.score = best.score;
+            result.pv = best.pv.clone();
+            result.ponder_move = best.pv.get(1).copied();
+            result.seldepth = self.seldepth.max(1) as i32;
+            result.lines = self.root_moves[..multipv]
+                .iter()
+                .map(|r| (r.score, r.pv.clone()))
+                .collect();
+            if self.is_main() {
+                if let Some(n) = self.bounds.mate
+                    && best.score >= MATE_BOUND
+                    && (MATE - best.score + 1) / 2 <= n
+                {
+                    break;
+                }
+                if let Some(clock) = self.clock
+                    && clock.should_stop_iterating(best_changes, self.root_moves.len())
+                {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        result.nodes = self.shared.total_nodes();
+        result
+    }
+
+    /// Searches the root for one MultiPV line with aspiration windows around the
+    /// previous score, widening on fail high or low.
+    fn search_root_window(&mut self, depth: i32, pv_index: usize, listener: &dyn Listener) {
+        let previous = self.root_moves[pv_index].previous_score;
+        let mut delta = 30;
+        let (mut alpha, mut beta) =
+            if self.shared.features.aspiration && depth >= 4 && previous.abs() < MATE_BOUND {
+                (previous - delta, previous + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+        loop {
+            let score = self.search_root(alpha, beta, depth, pv_index);
+            if self.stopped {
+                return;
+            }
+            self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            if score <= alpha {
+                if self.is_main() {
+                    self.report(depth, pv_index, Bound::Upper, listener);
+                }
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                if self.is_main() {
+                    self.report(depth, pv_index, Bound::Lower, listener);
+                }
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return;
+            }
+            delta += delta / 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_index: usize) -> i32 {
+        let mut best = -INFINITY;
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            self.game.make(mv);
+            let score = if i == pv_index {
+                -self.negamax(-beta, -alpha, depth - 1, 1, true, true)
+            } else {
+                let s = -self.negamax(-alpha - 1, -alpha, depth - 1, 1, false, true);
+                if s > alpha && s < beta {
+                    -self.negamax(-beta, -alpha, depth - 1, 1, true, true)
+                } else {
+                    s
+                }
+            };
+            self.game.unmake();
+            if self.stopped {
+                return best;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || score > alpha {
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn report(&self, depth: i32, pv_index: usize, bound: Bound, listener: &dyn Listener) {
+        let rm = &self.root_moves[pv_index];
+        let score = if rm.score == -INFINITY {
+            rm.previous_score
+        } else {
+            rm.score
+        };
+        if score == -INFINITY {
+            return;
+        }
+        self.flush_nodes();
+        listener.info(&SearchInfo {
+            depth,
+            seldepth: self.seldepth.max(1) as i32,
+            multipv: pv_index + 1,
+            score,
+            bound,
+            nodes: self.shared.total_nodes(),
+            time_ms: self.clock.map_or(0, |c| c.elapsed_ms()),
+            hashfull: self.shared.tt.hashfull(),
+            pv: rm.pv.clone(),
+        });
+    }
+
+    /// Counts a node and, every 1024, publishes the count and checks the limits.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.shared.nodes[self.id]
+                .0
+                .store(self.nodes, Ordering::Relaxed);
+            if self.is_main() {
+                let total = self.shared.total_nodes();
+                let out_of_nodes = self.bounds.nodes.is_some_and(|n| total >= n);
+                let out_of_time = self.clock.is_some_and(|c| c.must_stop_now());
+                if out_of_nodes || out_of_time {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if self.can_stop && self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Publishes this thread's final node count.
+    pub fn flush_nodes(&self) {
+        self.shared.nodes[self.id]
+            .0
+            .store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Whether the enemy has a piece next to our den: it wins next move unless
+    /// taken (or the game ends first).
+    #[inline]
+    fn den_threatened(pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        let den = DEN[us.index()].trailing_zeros() as usize;
+        NEIGHBOURS[den] & pos.occupied(us.opponent()) != 0
+    }
+
+    /// The verdicts every node gives before searching, in the order of RULES.md:
+    /// lost (den entered or no pieces, no legal move), drawn, or a den entry that
+    /// wins at once. `None` when the node must be searched.
+    #[inline]
+    fn terminal_score(&self, moves: &MoveList, ply: usize) -> Option<i32> {
+        let pos = self.game.position();
+        if pos.is_decided() {
+            // The mover entered our den or took our last piece.
+            return Some(-MATE + ply as i32);
+        }
+        if moves.is_empty() {
+            return Some(-MATE + ply as i32);
+        }
+        if self.rules.repetition != Repetition::Forbid && self.game.occurrences() >= 2 {
+            // A cycle gains nothing; under `draw` it is the start of a draw.
+            return Some(0);
+        }
+        if self.game.draw_reason().is_some() {
+            return Some(0);
+        }
+        let enemy_den = DEN[pos.side_to_move().opponent().index()];
+        if moves.iter().any(|m| m.to().bit() & enemy_den != 0) {
+            return Some(MATE - ply as i32 - 1);
+        }
+        None
+    }
+
+    fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let moves = self.game.legal_moves();
+        if let Some(score) = self.terminal_score(&moves, ply) {
+            return score;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        // Mate distance pruning: no line from here beats a mate already in hand.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let pos = *self.game.position();
+        let key = pos.key();
+        let features = self.shared.features;
+        let entry = self.shared.tt.probe(key);
+        let mut tt_move = Move::NULL;
+        if let Some(e) = entry
+            && features.tt_cutoffs
+        {
+            tt_move = e.best_move;
+            let score = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return score;
+            }
+        }
+        let static_eval = match entry {
+            Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
+            _ => evaluate(&pos, &self.rules, self.shared.weights),
+        };
+        let threatened = Self::den_threatened(&pos);
+
+        if !pv_node && !threatened && beta.abs() < MATE_BOUND {
+            if features.futility && depth <= 4 && static_eval - 110 * depth >= beta {
+                return static_eval;
+            }
+            if features.null_move
+                && allow_null
+                && depth >= 3
+                && static_eval >= beta
+                && pos.occupied(pos.side_to_move()).count_ones() > 1
+            {
+                let r = 3 + depth / 4;
+                self.game.make_null();
+                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+                self.game.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut order = self.order_moves(&pos, &moves, tt_move, ply);
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let original_alpha = alpha;
+        let mut quiets_tried: [Move; 32] = [Move::NULL; 32];
+        let mut quiet_count = 0;
+        for i in 0..order.len {
+            let mv = order.pick(i);
+            let capture = pos.is_capture(mv);
+            if features.futility
+                && !pv_node
+                && !threatened
+                && !capture
+                && i > 0
+                && depth <= 3
+                && best_score > -MATE_BOUND
+                && quiet_count >= 3 + 2 * (depth * depth) as usize
+            {
+                continue;
+            }
+            self.shared.tt.prefetch(pos.key_after(mv));
+            self.game.make(mv);
+            let score = if i == 0 {
+                -self.negamax(-beta, -alpha, depth - 1, ply + 1, pv_node, true)
+            } else {
+                let mut reduction = 0;
+                if features.lmr && depth >= 3 && !capture && !threatened && i >= 2 {
+                    reduction = lmr_reduction(depth, i);
+                    if pv_node {
+                        reduction -= 1;
+                    }
+                    if self.killers[ply].contains(&mv) {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, depth - 2);
+                }
+                let mut s = -self.negamax(
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    false,
+                    true,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(-alpha - 1, -alpha, depth - 1, ply + 1, false, true);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(-beta, -alpha, depth - 1, ply + 1, true, true);
+                }
+                s
+            };
+            self.game.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if !capture && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][0] = mv;
+                        let child_len = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+                        self.pv_len[ply] = child_len + 1;
+                    }
+                    if score >= beta {
+                        if !capture {
+                            self.reward_quiet(&pos, mv, ply, depth, &quiets_tried[..quiet_count]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move,
+            score_to_tt(best_score, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Killers and history learn from a quiet move that refuted the node; the quiet
+    /// moves tried before it lose history.
+    fn reward_quiet(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != mv {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = mv;
+        }
+        let bonus = (depth * depth).min(400);
+        for &m in tried {
+            let piece = pos.piece_at(m.from()).expect("a move has a mover").index();
+            let h = &mut self.history[piece][m.to().index()];
+            let delta = if m == mv { bonus } else { -bonus };
+            // Gravity keeps the table within ±16384.
+            *h += delta - *h * delta.abs() / 16384;
+        }
+    }
+
+    fn order_moves(&self, pos: &Position, moves: &MoveList, tt_move: Move, ply: usize) -> Ordered {
+        let mut ordered = Ordered {
+            moves: *moves,
+            scores: [0; 32],
+            len: moves.len(),
+        };
+        for (i, &m) in moves.iter().enumerate() {
+            let mover = pos.piece_at(m.from()).expect("a move has a mover");
+            ordered.scores[i] = if m == tt_move {
+                1 << 30
+            } else if let Some(victim) = pos.piece_at(m.to()) {
+                (1 << 24) + self.rules.rank(victim.animal) as i32 * 64
+                    - self.rules.rank(mover.animal) as i32
+            } else if self.killers[ply][0] == m {
+                (1 << 22) + 1
+            } else if self.killers[ply][1] == m {
+                1 << 22
+            } else {
+                self.history[mover.index()][m.to().index()]
+            };
+        }
+        ordered
+    }
+
+    /// Captures only, but while the enemy stands next to our den there is no
+    /// standing pat: only taking that piece (or winning first) can save us.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        let pos = *self.game.position();
+        let threatened = Self::den_threatened(&pos);
+        let mut best;
+        if threatened {
+            // Any move that is not a capture of a threatening piece loses at once,
+            // unless the move itself draws by the no-capture limit.
+            let limit = self.rules.no_capture_limit;
+            best = if limit > 0 && pos.plies_since_capture() + 1 >= limit {
+                0
+            } else {
+                -MATE + ply as i32 + 2
+            };
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        } else {
+            best = evaluate(&pos, &self.rules, self.shared.weights);
+            if best >= beta || ply >= MAX_PLY - 1 {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let moves = self.game.legal_moves();
+        let den = DEN[pos.side_to_move().index()].trailing_zeros() as usize;
+        let danger_zone = NEIGHBOURS[den];
+        let mut order = self.order_moves(&pos, &moves, Move::NULL, ply);
+        for i in 0..order.len {
+            let mv = order.pick(i);
+            if !pos.is_capture(mv) || (threatened && danger_zone & mv.to().bit() == 0) {
+                continue;
+            }
+            self.game.make(mv);
+            self.count_node();
+            let score = if self.stopped {
+                0
+            } else {
+                let child_moves = self.game.legal_moves();
+                match self.terminal_score(&child_moves, ply + 1) {
+                    Some(s) => -s,
+                    None => -self.quiescence(-beta, -alpha, ply + 1),
+                }
+            };
+            self.game.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Moves with ordering scores, picked best-first lazily (most nodes cut early).
+struct Ordered {
+    moves: MoveList,
+    scores: [i32; 32],
+    len: usize,
+}
+
+impl Ordered {
+    /// Swaps the best of `i..` into place `i` and answers it.
+    #[inline]
+    fn pick(&mut self, i: usize) -> Move {
+        let mut best = i;
+        for j in i + 1..self.len {
+            if self.scores[j] > self.scores[best] {
+                best = j;
+            }
+        }
+        self.scores.swap(i, best);
+        self.moves.as_mut_slice().swap(i, best);
+        self.moves[i]
+    }
+}

@@ -1,0 +1,320 @@
+//! The transposition table shared by all search threads, without locks.
+//!
+//! Each entry is two 64-bit words: the position's key xor-ed with the data, and
+//! the data. A reader recomputes `key ^ data` and accepts the entry only if it
+//! matches its own key, so a torn write from another thread reads as a miss,
+//! never as wrong data (the "lockless hashing" of Hyatt and Mann).
+//!
+//! The data word, from the lowest bit:
+//!
+//! ```text
+//!  63        58 57 56 55      48 47            32 31            16 15  12 11        0
+//! +------------+-----+----------+----------------+----------------+------+-----------+
+//! | age (6)    |bound| depth(8) | static eval 16 | score (16)     | 0000 | move (12) |
+//! +------------+-----+----------+----------------+----------------+------+-----------+
+//! ```
+//!
+//! Four entries make a 64-byte bucket, one cache line. A position's bucket is
+//! chosen by the high bits of `key * buckets`, so any bucket count works and the
+//! table is exactly as large as `Hash` allows.
+
+use crate::rules::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Nothing stored.
+    None = 0,
+    /// The true score is at most this (all moves failed low).
+    Upper = 1,
+    /// The true score is at least this (a move failed high).
+    Lower = 2,
+    /// The true score.
+    Exact = 3,
+}
+
+/// One entry as read back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The best or refuting move, or null.
+    pub best_move: Move,
+    /// The score, as stored (mate scores relative to the stored node; see
+    /// [`score_from_tt`]).
+    pub score: i32,
+    /// The static evaluation of the position.
+    pub eval: i32,
+    /// The depth the score was searched to.
+    pub depth: i32,
+    /// What kind of bound the score is.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+#[repr(C)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+/// Depths are stored with this offset so that quiescence depths (down to -8) fit in a byte.
+const DEPTH_OFFSET: i32 = 8;
+
+fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    (m.bits() as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+fn unpack(data: u64) -> Probe {
+    Probe {
+        best_move: Move::from_bits((data & 0xFFF) as u16).unwrap_or(Move::NULL),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xFF) as i32 - DEPTH_OFFSET,
+        bound: match (data >> 56) & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        },
+    }
+}
+
+fn age_of(data: u64) -> u8 {
+    (data >> 58) as u8 & 63
+}
+
+/// The shared table. Sized once by `Hash`; cleared between games.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// Bumped at each new search so that old entries are replaced first.
+    age: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets.resize_with(count.max(1), Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: AtomicU64::new(0),
+        }
+    }
+
+    /// The table's size in bytes.
+    pub fn size_bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        for b in self.buckets.iter_mut() {
+            *b = Bucket::default();
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: entries of earlier searches age.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_age(&self) -> u8 {
+        (self.age.load(Ordering::Relaxed) & 63) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Asks the CPU to bring the bucket of `key` into cache ahead of a probe.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is a hint; the pointer is to a live bucket.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Probe> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`. An entry for the same position is kept
+    /// over a shallower new one unless the new one is exact or the old one aged;
+    /// otherwise the shallowest, oldest entry of the bucket gives way.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        best_move: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.current_age();
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        for e in &bucket.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key {
+                let old = unpack(data);
+                if bound != Bound::Exact && depth + 3 < old.depth && age_of(data) == age {
+                    return;
+                }
+                // Keep the old move when the new result has none.
+                let m = if best_move.is_null() {
+                    old.best_move
+                } else {
+                    best_move
+                };
+                let new = pack(m, score, eval, depth, bound, age);
+                e.data.store(new, Ordering::Relaxed);
+                e.check.store(key ^ new, Ordering::Relaxed);
+                return;
+            }
+            let age_gap = (age.wrapping_sub(age_of(data)) & 63) as i32;
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                unpack(data).depth - 8 * age_gap
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = e;
+            }
+        }
+        let new = pack(best_move, score, eval, depth, bound, age);
+        victim.data.store(new, Ordering::Relaxed);
+        victim.check.store(key ^ new, Ordering::Relaxed);
+    }
+
+    /// Per mille of a sample of entries written in the current search, as UCI's
+    /// `hashfull` reports it.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.current_age();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && age_of(data) == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+}
+
+/// Mate scores are stored relative to the node (distance from it), and read back
+/// relative to the root, so that a mate found at one ply is right at another.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    use super::search::MATE_BOUND;
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`].
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    use super::search::MATE_BOUND;
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_every_field() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::from_bits(5 | 12 << 6).unwrap();
+        tt.store(0xDEAD_BEEF, m, -29_990, 1234, -3, Bound::Lower);
+        let p = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!(
+            p,
+            Probe {
+                best_move: m,
+                score: -29_990,
+                eval: 1234,
+                depth: -3,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(0xDEAD_BEEF ^ 1).is_none());
+    }
+
+    #[test]
+    fn deeper_entries_survive_and_hashfull_counts() {
+        let tt = TranspositionTable::new(1);
+        tt.new_search();
+        tt.store(7, Move::NULL, 10, 0, 20, Bound::Lower);
+        tt.store(7, Move::NULL, 11, 0, 2, Bound::Upper);
+        assert_eq!(tt.probe(7).unwrap().depth, 20);
+        tt.store(7, Move::NULL, 12, 0, 2, Bound::Exact);
+        assert_eq!(tt.probe(7).unwrap().score, 12);
+        for k in 0..100_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                Move::NULL,
+                0,
+                0,
+                1,
+                Bound::Exact,
+            );
+        }
+        assert!(tt.hashfull() > 0);
+    }
+
+    #[test]
+    fn table_is_the_size_asked() {
+        assert_eq!(TranspositionTable::new(16).size_bytes(), 16 << 20);
+    }
+}

@@ -1,0 +1,414 @@
+//! The protocol loop: reads commands, drives the [`Engine`], writes answers.
+//! It never waits on a search: searches run on their own thread and print
+//! through [`Output`], which writes whole lines, flushed, one at a time.
+
+use super::command::Command;
+use crate::engine::eval::{WEIGHTS, feature, feature_counts, term_of};
+use crate::engine::search::{Listener, Score, SearchInfo, SearchResult};
+use crate::engine::tt::Bound;
+use crate::engine::{Engine, GoError, Limits};
+use crate::rules::{Move, Outcome, perft_divide};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+
+/// The longest line read; longer lines are skipped with an error.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Protocol output: each line is written whole and flushed, whichever thread
+/// writes it.
+pub struct Output {
+    sink: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Output {
+    /// Output to `sink` (stdout in the program; a buffer in tests).
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Mutex::new(sink),
+        }
+    }
+
+    /// Writes one line. A closed stdout (the GUI went away) is not an error
+    /// worth dying for: the loop ends at end of input.
+    pub fn line(&self, text: &str) {
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(sink, "{text}");
+        let _ = sink.flush();
+    }
+
+    /// `info string error: ...`.
+    pub fn error(&self, text: &str) {
+        self.line(&format!("info string error: {text}"));
+    }
+}
+
+/// Win/draw/loss per mille for a score, from a logistic model of the score
+/// (mates are certain).
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    match Score::from_internal(score) {
+        Score::Mate(n) if n > 0 => (1000, 0, 0),
+        Score::Mate(_) => (0, 0, 1000),
+        Score::Cp(cp) => {
+            let p = |x: f64| 1.0 / (1.0 + (-x).exp());
+            let win = (1000.0 * p((cp as f64 - 200.0) / 110.0)).round() as u32;
+            let loss = (1000.0 * p((-cp as f64 - 200.0) / 110.0)).round() as u32;
+            (win, 1000 - win - loss, loss)
+        }
+    }
+}
+
+/// The `info ...` line of a search report.
+pub fn info_line(info: &SearchInfo, show_wdl: bool) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        Score::from_internal(info.score)
+    );
+    match info.bound {
+        Bound::Lower => s.push_str(" lowerbound"),
+        Bound::Upper => s.push_str(" upperbound"),
+        _ => {}
+    }
+    if show_wdl {
+        let (w, d, l) = wdl(info.score);
+        s.push_str(&format!(" wdl {w} {d} {l}"));
+    }
+    let nps = info.nodes * 1000 / info.time_ms.max(1);
+    s.push_str(&format!(
+        " nodes {} nps {} time {} hashfull {} pv",
+        info.nodes, nps, info.time_ms, info.hashfull
+    ));
+    for m in &info.pv {
+        s.push(' ');
+        s.push_str(&m.to_string());
+    }
+    s
+}
+
+/// Prints a search's progress as `info` lines.
+struct UciListener {
+    out: Arc<Output>,
+    show_wdl: bool,
+}
+
+impl Listener for UciListener {
+    fn info(&self, info: &SearchInfo) {
+        self.out.line(&info_line(info, self.show_wdl));
+    }
+
+    fn message(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+}
+
+/// Prints the end of a search: a final `info` line, then `bestmove`.
+fn report_result(out: &Output, result: &SearchResult, show_wdl: bool) {
+    if let Some(outcome) = result.outcome {
+        out.line(&format!("info string game over: {outcome}"));
+        let score = match outcome {
+            Outcome::Draw(_) => "cp 0",
+            _ => "mate 0",
+        };
+        out.line(&format!("info depth 0 score {score}"));
+        out.line("bestmove 0000");
+        return;
+    }
+    if result.best_move.is_null() {
+        out.line("info string no legal move to search");
+        out.line("info depth 0 score mate 0");
+        out.line("bestmove 0000");
+        return;
+    }
+    let info = SearchInfo {
+        depth: result.depth,
+        seldepth: result.seldepth,
+        multipv: 1,
+        score: result.score,
+        bound: Bound::Exact,
+        nodes: result.nodes,
+        time_ms: result.time_ms,
+        hashfull: result.hashfull,
+        pv: if result.pv.is_empty() {
+            vec![result.best_move]
+        } else {
+            result.pv.clone()
+        },
+    };
+    out.line(&info_line(&info, show_wdl));
+    match result.ponder_move {
+        Some(p) => out.line(&format!("bestmove {} ponder {p}", result.best_move)),
+        None => out.line(&format!("bestmove {}", result.best_move)),
+    }
+}
+
+/// The protocol session: the engine and where answers go.
+pub struct Session {
+    engine: Engine,
+    out: Arc<Output>,
+    debug: bool,
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// `quit` was read.
+    Quit,
+}
+
+impl Session {
+    /// A session writing to `out`.
+    pub fn new(out: Arc<Output>) -> Session {
+        Session {
+            engine: Engine::new(),
+            out,
+            debug: false,
+        }
+    }
+
+    /// Reads lines from `input` until `quit` or end of input. Lines are split on
+    /// `\n` (a trailing `\r` is dropped); bytes that are not UTF-8 make the line
+    /// an unknown command; lines over [`MAX_LINE`] bytes are skipped with an error.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match read_line_capped(&mut input, &mut line) {
+                Ok(None) => break,
+                Ok(Some(false)) => {
+                    self.out
+                        .error(&format!("line longer than {MAX_LINE} bytes skipped"));
+                    continue;
+                }
+                Ok(Some(true)) => {}
+                Err(e) => {
+                    log::error!("reading input: {e}");
+                    break;
+                }
+            }
+            let text = String::from_utf8_lossy(&line);
+            if self.handle_line(&text) == Flow::Quit {
+                break;
+            }
+        }
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    /// Handles one line of input.
+    pub fn handle_line(&mut self, text: &str) -> Flow {
+        let text = text.trim();
+        if text.is_empty() {
+            return Flow::Continue;
+        }
+        match text.parse::<Command>() {
+            Ok(command) => {
+                if self.debug {
+                    self.out
+                        .line(&format!("info string debug: read {command:?}"));
+                }
+                self.handle(command)
+            }
+            Err(e) => {
+                self.out.error(&e.to_string());
+                // A GUI waits for `bestmove` after any `go`: never leave it hanging.
+                if text.split_whitespace().next() == Some("go") {
+                    self.out.line("bestmove 0000");
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    fn handle(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => self.identify(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Debug(on) => self.debug = on,
+            Command::SetOption { name, value } => {
+                if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
+                    self.out.error(&e.to_string());
+                } else if self.engine.game().is_none() {
+                    self.out
+                        .error("the game's moves are not legal under the new rules; no position");
+                }
+            }
+            Command::NewGame => self.engine.new_game(),
+            Command::Position { fen, moves } => {
+                if let Err(e) = self.engine.set_position(&fen, &moves) {
+                    self.out
+                        .error(&format!("{e}; no position until a valid one"));
+                }
+            }
+            Command::Go(limits) => self.go(limits),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => return Flow::Quit,
+            Command::Display => self.display(),
+            Command::Eval => self.eval(),
+            Command::Moves => self.moves(),
+            Command::Bench(depth) => {
+                let out = Arc::clone(&self.out);
+                let report =
+                    crate::bench::run(&mut self.engine, depth.map(|d| d as i32), |l| out.line(l));
+                if let Err(e) = report {
+                    self.out.error(&e);
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self) {
+        self.out
+            .line(&format!("id name doushou {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the doushou developers");
+        for (name, kind) in Engine::option_list() {
+            self.out
+                .line(&format!("option name {name} {}", kind.uci_description()));
+        }
+        self.out.line("uciok");
+    }
+
+    fn go(&mut self, limits: Limits) {
+        if let Some(game) = self.engine.game() {
+            let legal = game.legal_moves();
+            if let Some(bad) = limits.searchmoves.iter().find(|m| !legal.contains(m)) {
+                self.out
+                    .error(&format!("searchmoves: {bad} is not a legal move here"));
+                self.out.line("bestmove 0000");
+                return;
+            }
+        }
+        let show_wdl = self.engine.options().show_wdl;
+        let listener = Arc::new(UciListener {
+            out: Arc::clone(&self.out),
+            show_wdl,
+        });
+        let out = Arc::clone(&self.out);
+        let on_done = Box::new(move |result: SearchResult| report_result(&out, &result, show_wdl));
+        if let Err(GoError::NoPosition) = self.engine.go(limits, listener, on_done) {
+            self.out.error("no valid position");
+            self.out.line("bestmove 0000");
+        }
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let Some(game) = self.engine.game() else {
+            self.out.error("no valid position");
+            return;
+        };
+        let report = perft_divide(game, depth, self.engine.options().threads);
+        for (m, n) in &report.divide {
+            self.out.line(&format!("{m}: {n}"));
+        }
+        self.out.line(&format!("Nodes searched: {}", report.nodes));
+    }
+
+    fn display(&self) {
+        let Some(game) = self.engine.game() else {
+            self.out.error("no valid position");
+            return;
+        };
+        let pos = game.position();
+        for row in pos.to_string().lines() {
+            self.out.line(row);
+        }
+        self.out.line(&format!("Fen: {}", pos.fen()));
+        self.out.line(&format!("Key: {:016X}", pos.key()));
+        self.out
+            .line(&format!("Side to move: {}", pos.side_to_move()));
+        let state = match game.outcome() {
+            Some(o) => format!("over, {o}"),
+            None => "in play".to_string(),
+        };
+        self.out.line(&format!("State: {state}"));
+        self.out.line(&format!("Rules: {}", self.engine.rules()));
+    }
+
+    fn eval(&self) {
+        let Some(game) = self.engine.game() else {
+            self.out.error("no valid position");
+            return;
+        };
+        let pos = game.position();
+        let counts = feature_counts(pos, game.rules());
+        let mut terms: Vec<(&str, i32)> = Vec::new();
+        for i in 0..feature::COUNT {
+            let v = WEIGHTS[i] * counts[i];
+            match terms.iter_mut().find(|(t, _)| *t == term_of(i)) {
+                Some(entry) => entry.1 += v,
+                None => terms.push((term_of(i), v)),
+            }
+        }
+        self.out.line(&format!(
+            "Evaluation for {} to move, in centipawns:",
+            pos.side_to_move()
+        ));
+        for (term, v) in &terms {
+            self.out.line(&format!("{term:>18} {v:>7}"));
+        }
+        let total: i32 = terms.iter().map(|(_, v)| v).sum();
+        self.out.line(&format!("{:>18} {total:>7}", "total"));
+    }
+
+    fn moves(&self) {
+        let Some(game) = self.engine.game() else {
+            self.out.error("no valid position");
+            return;
+        };
+        let moves: Vec<String> = game.legal_moves().iter().map(Move::to_string).collect();
+        self.out
+            .line(format!("moves {}", moves.join(" ")).trim_end());
+    }
+}
+
+/// Reads one line into `buf` (without the `\n` and a trailing `\r`). Answers
+/// `None` at end of input, `Some(false)` if the line was too long (it is
+/// consumed and dropped), `Some(true)` otherwise.
+fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let chunk = input.fill_buf()?;
+        if chunk.is_empty() {
+            if !read_any {
+                return Ok(None);
+            }
+            break;
+        }
+        read_any = true;
+        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let data = &chunk[..if done { used - 1 } else { used }];
+        if !too_long {
+            if buf.len() + data.len() > MAX_LINE {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(data);
+            }
+        }
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(!too_long))
+}
+
+/// Runs the protocol on stdin and stdout until `quit` or end of input.
+pub fn run_stdio() {
+    let out = Arc::new(Output::new(Box::new(std::io::stdout())));
+    let mut session = Session::new(out);
+    session.run(std::io::stdin().lock());
+}
