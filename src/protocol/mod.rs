@@ -2,6 +2,7 @@
 //! a typed enum, and the loop that drives the engine with them.
 
 pub mod command;
+pub mod reply;
 pub mod uci;
 
 pub use command::{Command, CommandError};
