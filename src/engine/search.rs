@@ -549,7 +549,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(alpha, beta, ply);
+            return self.quiescence(alpha, beta, ply, &moves);
         }
         // Mate distance pruning: no line from here beats a mate already in hand.
         alpha = alpha.max(-MATE + ply as i32);
@@ -750,7 +750,9 @@ impl<'a> Worker<'a> {
 
     /// Captures only, but while the enemy stands next to our den there is no
     /// standing pat: only taking that piece (or winning first) can save us.
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// `moves` are the legal moves here; the caller has already counted the node
+    /// and found it not terminal.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, moves: &MoveList) -> i32 {
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply);
         let pos = *self.game.position();
@@ -776,10 +778,9 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(best);
         }
-        let moves = self.game.legal_moves();
         let den = DEN[pos.side_to_move().index()].trailing_zeros() as usize;
         let danger_zone = NEIGHBOURS[den];
-        let mut order = self.order_moves(&pos, &moves, Move::NULL, ply);
+        let mut order = self.order_moves(&pos, moves, Move::NULL, ply);
         for i in 0..order.len {
             let mv = order.pick(i);
             if !pos.is_capture(mv) || (threatened && danger_zone & mv.to().bit() == 0) {
@@ -793,7 +794,7 @@ impl<'a> Worker<'a> {
                 let child_moves = self.game.legal_moves();
                 match self.terminal_score(&child_moves, ply + 1) {
                     Some(s) => -s,
-                    None => -self.quiescence(-beta, -alpha, ply + 1),
+                    None => -self.quiescence(-beta, -alpha, ply + 1, &child_moves),
                 }
             };
             self.game.unmake();
