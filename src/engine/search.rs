@@ -780,12 +780,11 @@ impl<'a> Worker<'a> {
         }
         let den = DEN[pos.side_to_move().index()].trailing_zeros() as usize;
         let danger_zone = NEIGHBOURS[den];
-        let mut order = self.order_moves(&pos, moves, Move::NULL, ply);
+        let mut captures = *moves;
+        captures.retain(|m| pos.is_capture(m) && (!threatened || danger_zone & m.to().bit() != 0));
+        let mut order = self.order_moves(&pos, &captures, Move::NULL, ply);
         for i in 0..order.len {
             let mv = order.pick(i);
-            if !pos.is_capture(mv) || (threatened && danger_zone & mv.to().bit() == 0) {
-                continue;
-            }
             self.game.make(mv);
             self.count_node();
             let score = if self.stopped {
