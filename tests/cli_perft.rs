@@ -1,0 +1,311 @@
+//! The real binary's `perft` tool: counts, the divide, positions with moves,
+//! rule switches and presets, and clean failures (exit code 2, a message on
+//! stderr, nothing on stdout, no panic) on bad input.
+
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_doushou");
+const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap_or_else(|e| panic!("running {BIN}: {e}"))
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs a command that must succeed; answers its stdout.
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(
+        o.status.success(),
+        "{args:?}: exit {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        stdout(&o),
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// The count of the `Nodes searched: N` line, which must be the last line.
+fn nodes(out: &str) -> u64 {
+    let last = out.lines().last().unwrap_or_else(|| panic!("no output"));
+    last.strip_prefix("Nodes searched: ")
+        .unwrap_or_else(|| panic!("last line is {last:?}"))
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("bad count in {last:?}"))
+}
+
+/// Runs a command that must fail cleanly; answers its stderr.
+fn fails(args: &[&str]) -> String {
+    let o = run(args);
+    let err = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{args:?}: stdout {:?} stderr {err:?}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).is_empty(), "{args:?}: stdout {:?}", stdout(&o));
+    assert!(!err.trim().is_empty(), "{args:?}: no error message");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+fn tokens(s: &str) -> Vec<&str> {
+    s.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+#[test]
+fn perft_3_from_the_start() {
+    let out = ok(&["perft", "3"]);
+    assert!(out.lines().any(|l| l == "Nodes searched: 12240"), "{out}");
+    assert_eq!(nodes(&out), 12_240);
+    // Depth 1 and 2 of RULES.md's table as well, and on more threads.
+    assert_eq!(nodes(&ok(&["perft", "1"])), 24);
+    assert_eq!(nodes(&ok(&["perft", "2"])), 576);
+    assert_eq!(nodes(&ok(&["perft", "4", "--threads", "3"])), 260_099);
+}
+
+#[test]
+fn divide_lists_every_root_move() {
+    let out = ok(&["perft", "3", "--divide"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"Nodes searched: 12240"), "{out}");
+    let divide = &lines[..lines.len() - 1];
+    assert_eq!(divide.len(), 24, "{out}");
+    let mut sum = 0;
+    let mut seen = std::collections::BTreeSet::new();
+    for line in divide {
+        let (m, n) = line
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("bad divide line {line:?}"));
+        let b = m.as_bytes();
+        assert!(
+            b.len() == 4
+                && (b'a'..=b'g').contains(&b[0])
+                && (b'1'..=b'9').contains(&b[1])
+                && (b'a'..=b'g').contains(&b[2])
+                && (b'1'..=b'9').contains(&b[3]),
+            "bad move {m:?}"
+        );
+        assert!(seen.insert(m.to_string()), "{m} listed twice");
+        let n: u64 = n.parse().unwrap_or_else(|_| panic!("bad count {line:?}"));
+        // Each root move's count is the depth-2 perft of the position after it.
+        let below = nodes(&ok(&["perft", "2", "--fen", START, "--moves", m]));
+        assert_eq!(n, below, "{m}");
+        sum += n;
+    }
+    assert_eq!(sum, 12_240);
+    // The 24 moves of the start position: every Red piece's steps onto free land.
+    let expected = [
+        "a1b1", "a1a2", "g1f1", "g1g2", "b2b1", "b2a2", "b2c2", "b2b3", "f2f1", "f2e2", "f2g2",
+        "f2f3", "a3a2", "a3b3", "a3a4", "c3c2", "c3b3", "c3d3", "e3e2", "e3d3", "e3f3", "g3g2",
+        "g3f3", "g3g4",
+    ];
+    let expected: std::collections::BTreeSet<String> =
+        expected.iter().map(|s| s.to_string()).collect();
+    assert_eq!(seen, expected);
+    // The same divide on two threads.
+    assert_eq!(ok(&["perft", "3", "--divide", "--threads", "2"]), out);
+}
+
+#[test]
+fn fen_and_moves() {
+    // A suite position under the defaults (../shared/perft-suite.txt, line 2).
+    let fen = "7/7/l2wc2/7/6t/7/7/4RP1/7 w 14 61";
+    assert_eq!(nodes(&ok(&["perft", "3", "--fen", fen])), 462);
+    // Moves after the position become the game history: Red cat a1 and Blue cat
+    // g9 shuffle until Blue's g8g9 would repeat the start a third time, which
+    // Repetition=forbid takes away (left: g8f8, g8g7).
+    let rep = "6c/7/7/7/7/7/7/7/C6 w 0 1";
+    let moves = ["a1a2", "g9g8", "a2a1", "g8g9", "a1a2", "g9g8", "a2a1"];
+    let mut args = vec!["perft", "1", "--fen", rep, "--moves"];
+    args.extend(moves);
+    assert_eq!(nodes(&ok(&args)), 2);
+    let mut args = vec![
+        "perft",
+        "1",
+        "--set",
+        "Repetition=none",
+        "--fen",
+        rep,
+        "--moves",
+    ];
+    args.extend(moves);
+    assert_eq!(nodes(&ok(&args)), 3);
+    // Moves from the start position.
+    let out = ok(&["perft", "1", "--moves", "g3g4", "a7a6", "g4g5"]);
+    // Blue to move after three plies: rat a6 (a5, b6, a7), lion a9 (a8, b9),
+    // tiger g9 (f9, g8), dog b8 (a8, c8, b9, b7), cat f8 (e8, g8, f9, f7),
+    // panther c7 (b7, d7, c8; c6 is water), wolf e7 (d7, f7, e8; e6 is water),
+    // elephant g7 (f7, g6, g8).
+    assert_eq!(nodes(&out), 3 + 2 + 2 + 4 + 4 + 3 + 3 + 3);
+}
+
+#[test]
+fn switches_and_presets_are_accepted() {
+    // ../shared/perft-suite.txt: a position whose counts DogOverWolf changes.
+    let fen = "4c2/2lp3/1t1wL2/7/3d2D/7/1T1W3/7/4P2 w 10 56";
+    assert_eq!(
+        nodes(&ok(&[
+            "perft",
+            "3",
+            "--fen",
+            fen,
+            "--set",
+            "DogOverWolf=true"
+        ])),
+        3286
+    );
+    assert_ne!(nodes(&ok(&["perft", "3", "--fen", fen])), 3286);
+    // Several --set, case-insensitive names.
+    let fen = "1l5/p4ec/3d1w1/3PR1t/4r2/E6/2W4/2C3D/1T3L1 w 100 51";
+    assert_eq!(
+        nodes(&ok(&[
+            "perft",
+            "3",
+            "--fen",
+            fen,
+            "--set",
+            "tigerjump=none",
+            "--set",
+            "DogOverWolf=false"
+        ])),
+        8885
+    );
+    // The xoudouqi preset: dog over wolf among others.
+    let fen = "4c2/2lp3/1t1wL2/7/3d2D/7/1T1W3/7/4P2 w 10 56";
+    let x = nodes(&ok(&["perft", "3", "--fen", fen, "--variant", "xoudouqi"]));
+    let by_hand = nodes(&ok(&[
+        "perft",
+        "3",
+        "--fen",
+        fen,
+        "--set",
+        "DogOverWolf=true",
+        "--set",
+        "RatBankCapture=true",
+        "--set",
+        "TrappedAttackerPowerless=true",
+    ]));
+    assert_eq!(x, by_hand);
+    assert_eq!(nodes(&ok(&["perft", "3", "--variant", "xoudouqi"])), 12_240);
+    // --set after --variant overrides the preset.
+    let undo = nodes(&ok(&[
+        "perft",
+        "3",
+        "--fen",
+        fen,
+        "--variant",
+        "xoudouqi",
+        "--set",
+        "DogOverWolf=false",
+        "--set",
+        "RatBankCapture=false",
+        "--set",
+        "TrappedAttackerPowerless=false",
+    ]));
+    assert_eq!(undo, nodes(&ok(&["perft", "3", "--fen", fen])));
+}
+
+#[test]
+fn bad_fen_fails_cleanly() {
+    for fen in [
+        "bad",
+        "7/7/7 w",
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L x",
+        "l5t/1d3c1/r1p1w1e/7/1L5/7/E1W1P1R/1C3D1/T6 w",
+        "",
+    ] {
+        fails(&["perft", "2", "--fen", fen]);
+    }
+}
+
+#[test]
+fn bad_move_fails_cleanly_naming_the_move() {
+    // The fifth move (index 4) is two squares long.
+    let err = fails(&[
+        "perft", "2", "--moves", "g3g4", "a7a6", "g4g5", "a6a5", "g5g7",
+    ]);
+    assert!(err.contains("g5g7"), "{err}");
+    let t = tokens(&err);
+    assert!(
+        t.contains(&"5") || t.contains(&"4"),
+        "the message should say which move of the list: {err}"
+    );
+    // A malformed move, second of the list.
+    let err = fails(&["perft", "2", "--moves", "g3g4", "zz9"]);
+    assert!(err.contains("zz9"), "{err}");
+    let t = tokens(&err);
+    assert!(t.contains(&"2") || t.contains(&"1"), "{err}");
+    // A move of the wrong side, and a move after a finished game.
+    fails(&["perft", "1", "--moves", "a7a6"]);
+    fails(&[
+        "perft",
+        "1",
+        "--fen",
+        "l3C2/7/7/7/7/7/7/7/7 w",
+        "--moves",
+        "e9d9",
+        "a9a8",
+    ]);
+    // The repeating move under Repetition=forbid.
+    fails(&[
+        "perft",
+        "1",
+        "--fen",
+        "6c/7/7/7/7/7/7/7/C6 w 0 1",
+        "--moves",
+        "a1a2",
+        "g9g8",
+        "a2a1",
+        "g8g9",
+        "a1a2",
+        "g9g8",
+        "a2a1",
+        "g8g9",
+    ]);
+}
+
+#[test]
+fn bad_settings_fail_cleanly() {
+    for set in [
+        "Nope=1",
+        "DogOverWolf=maybe",
+        "DogOverWolf",
+        "TigerJump=horizontal",
+        "LionJump=diagonal",
+        "NoCaptureLimit=-1",
+        "NoCaptureLimit=abc",
+        "Repetition=sometimes",
+        "JumpBlockedBy=friend",
+    ] {
+        let err = fails(&["perft", "2", "--set", set]);
+        let name = set.split('=').next().unwrap();
+        assert!(err.contains(name), "--set {set}: {err}");
+    }
+    fails(&["perft", "2", "--variant", "chess"]);
+}
+
+#[test]
+fn bad_arguments_fail_without_panic() {
+    fails(&["perft"]);
+    fails(&["perft", "x"]);
+    fails(&["perft", "-1"]);
+    fails(&["perft", "2", "--nonsense"]);
+}
