@@ -14,3 +14,4 @@ pub mod engine;
 pub mod options;
 pub mod protocol;
 pub mod rules;
+pub mod tools;

@@ -23,6 +23,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Search the bench positions to a fixed depth: node count and speed.
     Bench(bench::BenchArgs),
+    /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
+    Match(Box<crate::tools::matches::MatchArgs>),
 }
 
 /// The rule switches as every tool takes them.
@@ -69,6 +71,7 @@ pub fn run(command: Command) -> i32 {
     let result = match &command {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Match(args) => crate::tools::matches::run(args),
     };
     match result {
         Ok(()) => 0,

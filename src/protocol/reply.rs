@@ -364,9 +364,7 @@ fn parse_info(rest: &[&str]) -> Result<InfoLine, ReplyError> {
             "nps" => info.nps = Some(num(key, value(i, "a speed")?)?),
             "time" => info.time = Some(num(key, value(i, "a time")?)?),
             "hashfull" => info.hashfull = Some(num(key, value(i, "a per mille")?)?),
-            "currmovenumber" => {
-                info.currmovenumber = Some(num(key, value(i, "a move number")?)?)
-            }
+            "currmovenumber" => info.currmovenumber = Some(num(key, value(i, "a move number")?)?),
             "currmove" => info.currmove = Some(num(key, value(i, "a move")?)?),
             "score" => {
                 let kind = value(i, "'cp <n>' or 'mate <n>'")?;

@@ -1,0 +1,234 @@
+//! The command line of `doushou match`.
+
+use super::config::{ConfigError, EngineSpec, SearchLimits, TimeControl, dedupe_names};
+use super::game::Referee;
+use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
+use super::stats::Sprt;
+use super::{MatchConfig, run_match};
+use crate::cli::RulesArgs;
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `doushou match`: engine-vs-engine games refereed by the
+/// project's rules, with statistics.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Example:\n  doushou match --engine name=new cmd=./target/release/doushou option.Threads=1 \\\n                --engine name=old cmd=./old-doushou --tc 10+0.1 --games 100 --concurrency 2 \\\n                --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 --pgn games.pgn --json summary.json"
+)]
+pub struct MatchArgs {
+    /// The `--engine` groups.
+    #[command(flatten)]
+    pub engines: EngineGroups,
+    /// KEY=VALUE words applied to every engine before its own.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Time control, seconds plus increment (sent as wtime/btime/winc/binc).
+    #[arg(long, value_name = "S[+INC]")]
+    pub tc: Option<TimeControl>,
+    /// A fixed time per move, ms.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// A fixed search depth.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// A node budget per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Openings: one a line, a position (`FEN [moves ...]`) or moves from the
+    /// start. Each is played twice, colours swapped. Default: the built-in set
+    /// of bench-positions/openings.txt.
+    #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
+    pub openings: Option<PathBuf>,
+    /// Instead of an openings file, start each pair of games with this many
+    /// random legal plies from the start position (deterministic in --seed).
+    #[arg(long, value_name = "N")]
+    pub random_plies: Option<usize>,
+    /// Seed of --random-plies.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games per pair of engines (default: every opening twice, or 100 with
+    /// --random-plies).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Stop early by a sequential probability ratio test (two engines only),
+    /// e.g. `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Append each game's record to this file as soon as the game ends.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Write a summary (results, statistics, every game's ending) as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Grace after a clock or move time runs out before a move is forfeit, ms.
+    #[arg(long = "timemargin", value_name = "MS", default_value_t = 100)]
+    pub time_margin: u64,
+    /// The longest wait for an answer no clock bounds (handshake, isready, a
+    /// move under depth or node limits), ms; past it the engine loses.
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    pub hang_timeout: u64,
+    /// Draw a game after this many plies (the opening's included).
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<usize>,
+    /// The rules: the referee's, and sent to every engine as options.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+impl MatchArgs {
+    /// The match these arguments describe, every input checked.
+    pub fn config(&self) -> Result<MatchConfig, ConfigError> {
+        let rules = self.rules.rules().map_err(ConfigError)?;
+        let defaults = SearchLimits {
+            tc: self.tc,
+            movetime: self.movetime,
+            depth: self.depth,
+            nodes: self.nodes,
+        };
+        let mut engines = self
+            .engines
+            .0
+            .iter()
+            .map(|words| EngineSpec::parse(&self.each, words))
+            .collect::<Result<Vec<_>, _>>()?;
+        if engines.len() < 2 {
+            return Err(ConfigError("a match needs two --engine or more".into()));
+        }
+        for e in &mut engines {
+            e.limits = e.limits.or(defaults);
+            if e.limits.is_empty() {
+                return Err(ConfigError(format!(
+                    "engine '{}' has no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes=)",
+                    e.name
+                )));
+            }
+        }
+        dedupe_names(&mut engines);
+        let openings = self.openings(rules)?;
+        let games = self.games.unwrap_or(if self.random_plies.is_some() {
+            100
+        } else {
+            2 * openings.len()
+        });
+        let sprt = match &self.sprt {
+            Some(words) => {
+                if engines.len() != 2 {
+                    return Err(ConfigError("--sprt needs exactly two engines".into()));
+                }
+                Some(Sprt::parse(words).map_err(|e| ConfigError(e.to_string()))?)
+            }
+            None => None,
+        };
+        if games == 0 {
+            return Err(ConfigError("--games must be at least 1".into()));
+        }
+        Ok(MatchConfig {
+            engines,
+            referee: Referee {
+                rules,
+                rule_settings: self.rules.settings(),
+                margin_ms: self.time_margin,
+                hang_timeout: Duration::from_millis(self.hang_timeout.max(1)),
+                max_plies: self.max_plies,
+            },
+            openings,
+            games_per_pair: games,
+            concurrency: self.concurrency.max(1),
+            sprt,
+            pgn: self.pgn.clone(),
+            json: self.json.clone(),
+        })
+    }
+
+    fn openings(&self, rules: crate::rules::Rules) -> Result<Vec<Opening>, ConfigError> {
+        if let Some(plies) = self.random_plies {
+            let pairs = self.games.unwrap_or(100).div_ceil(2).max(1);
+            let openings = random_openings(pairs, plies, self.seed, rules);
+            if openings.is_empty() {
+                return Err(ConfigError(format!(
+                    "no opening of {plies} random plies could be made"
+                )));
+            }
+            return Ok(openings);
+        }
+        match &self.openings {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| ConfigError(format!("--openings {}: {e}", path.display())))?;
+                parse_openings(&text, rules)
+                    .map_err(|e| ConfigError(format!("--openings {}: {e}", path.display())))
+            }
+            None => {
+                // The built-in set was made under the default rules: under other
+                // rules drop the few that do not fit rather than refuse to play.
+                let mut kept = Vec::new();
+                for line in DEFAULT_OPENINGS.lines() {
+                    if let Ok(mut one) = parse_openings(line, rules) {
+                        kept.append(&mut one);
+                    }
+                }
+                if kept.is_empty() {
+                    return Err(ConfigError(
+                        "no built-in opening is legal under these rules: give --openings or --random-plies".into(),
+                    ));
+                }
+                Ok(kept)
+            }
+        }
+    }
+}
+
+/// The words of each `--engine`, one group per occurrence. clap's derive
+/// cannot yet keep occurrences apart (`Vec<Vec<_>>` is unstable), so this
+/// one argument is declared by hand.
+#[derive(Clone, Debug, Default)]
+pub struct EngineGroups(pub Vec<Vec<String>>);
+
+impl FromArgMatches for EngineGroups {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let groups = matches
+            .get_occurrences::<String>("engine")
+            .map(|occ| occ.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+        Ok(EngineGroups(groups))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = EngineGroups::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for EngineGroups {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        cmd.arg(
+            Arg::new("engine")
+                .long("engine")
+                .num_args(1..)
+                .action(ArgAction::Append)
+                .required(true)
+                .value_name("KEY=VALUE")
+                .help(
+                    "An engine, as KEY=VALUE words: name=NAME cmd=\"PROGRAM ARGS\" [arg=ARG] \
+                     [dir=DIR] [option.NAME=VALUE]... [tc=S+INC] [movetime=MS] [depth=N] \
+                     [nodes=N]. Give two or more; more than two play a round robin.",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        EngineGroups::augment_args(cmd)
+    }
+}
+
+/// Runs `doushou match`: progress on stderr, the final table on stdout.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let config = args.config().map_err(|e| e.to_string())?;
+    let summary = run_match(&config).map_err(|e| e.to_string())?;
+    print!("{}", summary.table());
+    Ok(())
+}

@@ -1,0 +1,348 @@
+//! The runner's side of the protocol: one engine process, started with
+//! `std::process`, spoken to through its pipes. A reader thread per pipe turns
+//! the engine's output into lines on a channel, so that every wait has a
+//! deadline (`recv_timeout`) and a hung engine never hangs the runner.
+
+use crate::protocol::reply::{IdLine, OptionLine, Reply};
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::config::EngineSpec;
+
+/// The longest line kept from an engine; the rest of a longer line is dropped
+/// (a garbage-spewing engine must not eat the runner's memory).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// How many of the engine's last standard-error lines are kept for messages.
+const STDERR_TAIL: usize = 8;
+
+/// How long an engine gets to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// One line from the engine, with the moment the reader thread read it (the
+/// referee's clock stops then, however late the game thread looks at it).
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The text, without the line end; bytes that are not UTF-8 are replaced.
+    pub text: String,
+    /// When it was read.
+    pub at: Instant,
+}
+
+enum Event {
+    Line(Line),
+    /// Standard output closed: the process ended or closed it.
+    Eof,
+}
+
+/// What went wrong with an engine process.
+#[derive(Debug)]
+pub enum ClientError {
+    /// The program could not be started.
+    Spawn(std::io::Error),
+    /// The engine stopped (its output closed or its input broke).
+    Exited {
+        /// How it ended, if it has (a crash shows a signal or an error code).
+        status: Option<ExitStatus>,
+        /// Its last lines on standard error.
+        stderr: Vec<String>,
+    },
+    /// No expected answer before the deadline.
+    Timeout {
+        /// What the runner waited for.
+        waiting_for: &'static str,
+        /// How long it waited, ms.
+        waited_ms: u64,
+    },
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Spawn(e) => write!(f, "cannot start: {e}"),
+            ClientError::Exited { status, stderr } => {
+                match status {
+                    Some(s) => write!(f, "exited ({s})")?,
+                    None => write!(f, "closed its output")?,
+                }
+                if !stderr.is_empty() {
+                    write!(f, "; its last words on stderr: {}", stderr.join(" | "))?;
+                }
+                Ok(())
+            }
+            ClientError::Timeout {
+                waiting_for,
+                waited_ms,
+            } => write!(f, "no {waiting_for} within {waited_ms} ms"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// A running engine.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Event>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Set once the output has closed: every later read fails at once.
+    closed: bool,
+    /// `id name` from the handshake.
+    pub id_name: Option<String>,
+    /// The options the engine announced.
+    pub options: Vec<OptionLine>,
+}
+
+/// Reads `input` line by line into `sink` until end of input or until `sink`
+/// answers false. Long lines are cut at [`MAX_LINE`] bytes; a trailing `\r` is
+/// dropped.
+fn pump_lines(input: impl Read, mut sink: impl FnMut(Line) -> bool) {
+    let mut input = BufReader::new(input);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let mut got_any = false;
+        let ended = loop {
+            let chunk = match input.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break true,
+            };
+            if chunk.is_empty() {
+                break true;
+            }
+            got_any = true;
+            let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let data = &chunk[..if done { used - 1 } else { used }];
+            let room = MAX_LINE.saturating_sub(buf.len());
+            buf.extend_from_slice(&data[..data.len().min(room)]);
+            input.consume(used);
+            if done {
+                break false;
+            }
+        };
+        if got_any {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            let line = Line {
+                text: String::from_utf8_lossy(&buf).into_owned(),
+                at: Instant::now(),
+            };
+            if !sink(line) {
+                return;
+            }
+        }
+        if ended {
+            return;
+        }
+    }
+}
+
+impl EngineProcess {
+    /// Starts the engine of `spec` with piped input and output. Nothing is said
+    /// to it yet.
+    pub fn spawn(spec: &EngineSpec) -> Result<EngineProcess, ClientError> {
+        let mut command = Command::new(&spec.program);
+        command
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().map_err(ClientError::Spawn)?;
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
+            // Cannot happen with piped stdio; still, never leave the child behind.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ClientError::Spawn(std::io::Error::other("no pipes")));
+        };
+        let (tx, lines) = channel();
+        // The reader threads are detached: they end when the pipes close, which
+        // killing the process guarantees (unless it left children holding them,
+        // and then joining could hang the runner).
+        let spawned = thread::Builder::new()
+            .name(format!("{}-stdout", spec.name))
+            .spawn(move || {
+                pump_lines(stdout, |line| tx.send(Event::Line(line)).is_ok());
+                let _ = tx.send(Event::Eof);
+            });
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr_tail);
+        let spawned_err = thread::Builder::new()
+            .name(format!("{}-stderr", spec.name))
+            .spawn(move || {
+                pump_lines(stderr, |line| {
+                    let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+                    if tail.len() == STDERR_TAIL {
+                        tail.pop_front();
+                    }
+                    tail.push_back(line.text.chars().take(200).collect());
+                    true
+                })
+            });
+        let mut process = EngineProcess {
+            child,
+            stdin: Some(stdin),
+            lines,
+            stderr_tail,
+            closed: false,
+            id_name: None,
+            options: Vec::new(),
+        };
+        if let Err(e) = spawned.and(spawned_err) {
+            process.shutdown();
+            return Err(ClientError::Spawn(e));
+        }
+        Ok(process)
+    }
+
+    /// The engine's last lines on standard error.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        let tail = self.stderr_tail.lock().unwrap_or_else(|e| e.into_inner());
+        tail.iter().cloned().collect()
+    }
+
+    /// The error for an engine that has gone: its exit status (waiting a moment
+    /// for it, as the output closes just before the process is reaped) and stderr.
+    fn exited(&mut self) -> ClientError {
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                _ => break None,
+            }
+        };
+        // The stderr reader may still be draining the last words.
+        thread::sleep(Duration::from_millis(20));
+        ClientError::Exited {
+            status,
+            stderr: self.stderr_tail(),
+        }
+    }
+
+    /// Writes one line to the engine.
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        log::debug!("> {line}");
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.exited());
+        };
+        let ok = writeln!(stdin, "{line}").and_then(|()| stdin.flush());
+        if ok.is_err() {
+            self.stdin = None;
+            return Err(self.exited());
+        }
+        Ok(())
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    pub fn recv(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &'static str,
+        since: Instant,
+    ) -> Result<Line, ClientError> {
+        if self.closed {
+            return Err(self.exited());
+        }
+        let timeout = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(timeout) {
+            Ok(Event::Line(line)) => {
+                log::debug!("< {}", line.text);
+                Ok(line)
+            }
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                Err(self.exited())
+            }
+            Err(RecvTimeoutError::Timeout) => Err(ClientError::Timeout {
+                waiting_for,
+                waited_ms: since.elapsed().as_millis() as u64,
+            }),
+        }
+    }
+
+    /// `uci` … `uciok`: records the name and the options announced. Lines that
+    /// are not replies are skipped, as UCI asks of GUIs.
+    pub fn handshake(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        let start = Instant::now();
+        self.send("uci")?;
+        loop {
+            let line = self.recv(start + timeout, "uciok", start)?;
+            match line.text.parse::<Reply>() {
+                Ok(Reply::UciOk) => return Ok(()),
+                Ok(Reply::Id(IdLine::Name(name))) => self.id_name = Some(name),
+                Ok(Reply::Option(option)) => self.options.push(option),
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the engine announced an option of this name (any case).
+    pub fn has_option(&self, name: &str) -> bool {
+        self.options
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// `setoption name <name> value <value>`.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        self.send(&format!("setoption name {name} value {value}"))
+    }
+
+    /// `isready` … `readyok`, skipping anything else.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        let start = Instant::now();
+        self.send("isready")?;
+        loop {
+            let line = self.recv(start + timeout, "readyok", start)?;
+            if line.text.parse::<Reply>() == Ok(Reply::ReadyOk) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Ends the process: `quit`, a moment's grace, then a kill; always reaped,
+    /// so no zombie is left. Safe to call twice.
+    pub fn shutdown(&mut self) {
+        if let Ok(Some(_)) = self.child.try_wait() {
+            self.stdin = None;
+            return;
+        }
+        if let Some(mut stdin) = self.stdin.take() {
+            let _ = writeln!(stdin, "quit").and_then(|()| stdin.flush());
+            // Dropping stdin closes it: end of input is `quit` too.
+        }
+        let deadline = Instant::now() + QUIT_GRACE;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) => return,
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
+                _ => break,
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}

@@ -1,0 +1,213 @@
+//! Openings: the positions games start from. A file holds one opening a line,
+//! either a position (`<fen> [moves ...]`) or moves from the start position;
+//! `#` starts a comment. Each is checked with the rules: legal and not over.
+
+use crate::rules::{Game, Rules, START_FEN};
+use std::fmt;
+
+/// The default openings (`bench-positions/openings.txt`), built into the
+/// binary so that `doushou match` runs anywhere.
+pub const DEFAULT_OPENINGS: &str = include_str!("../../../bench-positions/openings.txt");
+
+/// Where a game starts: a position and moves played from it (the moves are
+/// part of the game record, so repetitions count from the position).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The first position, as text.
+    pub fen: String,
+    /// Moves from it, in protocol notation.
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    /// The opening's game under `rules`: its moves played, ready to go on.
+    pub fn game(&self, rules: Rules) -> Result<Game, OpeningError> {
+        let game = Game::from_fen_and_moves(rules, &self.fen, &self.moves)
+            .map_err(|e| OpeningError::Invalid(e.to_string()))?;
+        if let Some(outcome) = game.outcome() {
+            return Err(OpeningError::Over(outcome.to_string()));
+        }
+        Ok(game)
+    }
+}
+
+impl fmt::Display for Opening {
+    /// The line as an openings file holds it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.fen == START_FEN {
+            f.write_str(&self.moves.join(" "))
+        } else if self.moves.is_empty() {
+            f.write_str(&self.fen)
+        } else {
+            write!(f, "{} moves {}", self.fen, self.moves.join(" "))
+        }
+    }
+}
+
+/// Why an opening was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// The position or a move is not valid under the rules.
+    Invalid(String),
+    /// The game is already over there.
+    Over(String),
+    /// The file holds no opening.
+    Empty,
+    /// A line of a file is refused.
+    Line {
+        /// Line number, from 1.
+        line: usize,
+        /// Why.
+        error: Box<OpeningError>,
+    },
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::Invalid(e) => f.write_str(e),
+            OpeningError::Over(o) => write!(f, "the game is already over ({o})"),
+            OpeningError::Empty => f.write_str("no opening in the file"),
+            OpeningError::Line { line, error } => write!(f, "line {line}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
+/// Reads openings from a file's text and checks each under `rules`.
+pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at_line = |error| OpeningError::Line {
+            line: i + 1,
+            error: Box::new(error),
+        };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let opening = if words[0].contains('/') {
+            let (fen, moves) = match moves_at {
+                Some(m) => (&words[..m], &words[m + 1..]),
+                None => (&words[..], &[][..]),
+            };
+            Opening {
+                fen: fen.join(" "),
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+            }
+        } else {
+            let moves = if words[0] == "startpos" || words[0] == "moves" {
+                &words[moves_at.map_or(1, |m| m + 1)..]
+            } else {
+                &words[..]
+            };
+            Opening {
+                fen: START_FEN.to_string(),
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+            }
+        };
+        opening.game(rules).map_err(at_line)?;
+        out.push(opening);
+    }
+    if out.is_empty() {
+        return Err(OpeningError::Empty);
+    }
+    Ok(out)
+}
+
+/// A small deterministic generator (SplitMix64): the same seed gives the same
+/// openings on every machine, so matches can be repeated.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
+    }
+}
+
+/// `count` openings of `plies` random legal moves from the start position,
+/// none of them over. Deterministic in `seed`.
+pub fn random_openings(count: usize, plies: usize, seed: u64, rules: Rules) -> Vec<Opening> {
+    let mut rng = SplitMix64(seed);
+    let mut out = Vec::with_capacity(count);
+    let mut attempts = 0;
+    while out.len() < count && attempts < count * 100 + 100 {
+        attempts += 1;
+        let mut game = Game::new(rules, crate::rules::Position::startpos());
+        let mut moves = Vec::with_capacity(plies);
+        while moves.len() < plies && game.outcome().is_none() {
+            let legal = game.legal_moves();
+            let m = legal[rng.below(legal.len())];
+            game.make(m);
+            moves.push(m.to_string());
+        }
+        let opening = Opening {
+            fen: START_FEN.to_string(),
+            moves,
+        };
+        if game.outcome().is_none() && !out.contains(&opening) {
+            out.push(opening);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_openings_are_legal_and_open() {
+        let openings = parse_openings(DEFAULT_OPENINGS, Rules::default()).unwrap();
+        assert!(openings.len() >= 40, "{}", openings.len());
+        for (i, a) in openings.iter().enumerate() {
+            assert!(!openings[i + 1..].contains(a), "{a} twice");
+        }
+    }
+
+    #[test]
+    fn lines_of_both_kinds_are_read_and_checked() {
+        let text =
+            "# comment\n\ng3g4 a7a6\nstartpos moves a3a4\n7/7/7/7/3l3/7/7/7/2L4 w 0 1 # fen\n";
+        let openings = parse_openings(text, Rules::default()).unwrap();
+        assert_eq!(openings.len(), 3);
+        assert_eq!(openings[0].moves, ["g3g4", "a7a6"]);
+        assert_eq!(openings[1].moves, ["a3a4"]);
+        assert_eq!(openings[2].fen, "7/7/7/7/3l3/7/7/7/2L4 w 0 1");
+        for bad in ["g3g5", "zz", "3L3/7/7/7/7/7/7/7/3l3 b 0 1", "# nothing"] {
+            assert!(parse_openings(bad, Rules::default()).is_err(), "{bad}");
+        }
+        let Err(OpeningError::Line { line, .. }) =
+            parse_openings("g3g4\ng3g4 g4g5", Rules::default())
+        else {
+            panic!("accepted");
+        };
+        assert_eq!(line, 2);
+    }
+
+    #[test]
+    fn random_openings_are_deterministic_and_open() {
+        let a = random_openings(10, 6, 42, Rules::default());
+        assert_eq!(a, random_openings(10, 6, 42, Rules::default()));
+        assert_ne!(a, random_openings(10, 6, 43, Rules::default()));
+        assert_eq!(a.len(), 10);
+        for o in &a {
+            assert_eq!(o.moves.len(), 6);
+            o.game(Rules::default()).unwrap();
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! Game records in a PGN-like text that other tools read back: tags in a fixed
+//! order, then the moves numbered by full moves, wrapped near 80 columns, and
+//! the result.
+//!
+//! ```text
+//! [Event "doushou match"]
+//! [Date "2025.01.31"]
+//! [Round "1"]
+//! [Red "new"]
+//! [Blue "old"]
+//! [Result "1-0"]
+//! [Termination "red wins: a piece entered the blue den"]
+//! [Variant "jungle"]
+//! [Rules "DogOverWolf=false ..."]
+//! [TimeControl "10+0.1"]
+//! [FEN "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"]
+//!
+//! 1. g3g4 a7a6 2. g4g5 ... 1-0
+//! ```
+
+use std::fmt;
+
+/// The column after which move text wraps.
+const WRAP: usize = 80;
+
+/// One game record.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Tags in order, as (name, value).
+    pub tags: Vec<(String, String)>,
+    /// The moves, in protocol notation.
+    pub moves: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2` (or `*` for an unfinished game).
+    pub result: String,
+}
+
+impl Record {
+    /// The value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A tag value with `\` and `"` escaped and control characters replaced by
+/// `?`, so that any engine's garbage stays within its quotes and its line.
+fn escape(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl fmt::Display for Record {
+    /// The record, tags then moves, ending with a blank line. The first move's
+    /// number and side come from the `FEN` tag's side to move and move number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            writeln!(f, "[{name} \"{}\"]", escape(value))?;
+        }
+        writeln!(f)?;
+        let (mut number, mut blue) = self
+            .tag("FEN")
+            .map(|fen| {
+                let fields: Vec<&str> = fen.split_whitespace().collect();
+                let blue = fields.get(1) == Some(&"b");
+                let number = fields.get(3).and_then(|n| n.parse().ok()).unwrap_or(1u32);
+                (number.max(1), blue)
+            })
+            .unwrap_or((1, false));
+        let mut tokens = Vec::with_capacity(self.moves.len() * 3 / 2 + 1);
+        for (i, m) in self.moves.iter().enumerate() {
+            if !blue {
+                tokens.push(format!("{number}."));
+            } else if i == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(m.clone());
+            if blue {
+                number += 1;
+            }
+            blue = !blue;
+        }
+        tokens.push(self.result.clone());
+        let mut column = 0;
+        for t in tokens {
+            if column > 0 && column + 1 + t.len() > WRAP {
+                writeln!(f)?;
+                column = 0;
+            }
+            if column > 0 {
+                f.write_str(" ")?;
+                column += 1;
+            }
+            f.write_str(&t)?;
+            column += t.len();
+        }
+        writeln!(f)?;
+        writeln!(f)
+    }
+}
+
+/// Why a records file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnError {
+    /// Line number, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub what: String,
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.what)
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, rest) = inner.split_once(' ')?;
+    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            value.extend(chars.next());
+        } else {
+            value.push(c);
+        }
+    }
+    Some((name.to_string(), value))
+}
+
+/// Reads every record of a file: tag lines, then move text up to a result.
+/// Move numbers (`12.`, `12...`) are skipped; the result ends the game.
+pub fn parse(text: &str) -> Result<Vec<Record>, PgnError> {
+    let mut records = Vec::new();
+    let mut current: Option<Record> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let err = |what: String| PgnError { line: i + 1, what };
+        if line.is_empty() {
+            continue;
+        }
+        if line.starts_with('[') {
+            let tag = parse_tag(line).ok_or_else(|| err(format!("bad tag '{line}'")))?;
+            let record = current.get_or_insert_with(Record::default);
+            if !record.moves.is_empty() {
+                return Err(err("a tag inside move text".into()));
+            }
+            record.tags.push(tag);
+            continue;
+        }
+        let Some(record) = current.as_mut() else {
+            return Err(err("move text before any tag".into()));
+        };
+        let mut words = line.split_whitespace();
+        for word in words.by_ref() {
+            match word {
+                "1-0" | "0-1" | "1/2-1/2" | "*" => {
+                    record.result = word.to_string();
+                    break;
+                }
+                w if w.ends_with('.') && w.trim_end_matches('.').parse::<u32>().is_ok() => {}
+                w => record.moves.push(w.to_string()),
+            }
+        }
+        if !record.result.is_empty() {
+            if let Some(w) = words.next() {
+                return Err(err(format!("'{w}' after the result")));
+            }
+            records.extend(current.take());
+        }
+    }
+    if let Some(r) = current {
+        return Err(PgnError {
+            line: text.lines().count(),
+            what: format!(
+                "the last record (round {}) has no result",
+                r.tag("Round").unwrap_or("?")
+            ),
+        });
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(fen: &str, moves: usize) -> Record {
+        Record {
+            tags: vec![
+                ("Event".into(), "doushou match".into()),
+                ("Termination".into(), "red \"crashed\" \\ \u{1} here".into()),
+                ("FEN".into(), fen.into()),
+            ],
+            moves: (0..moves)
+                .map(|i| ["g3g4", "a7a6"][i % 2].to_string())
+                .collect(),
+            result: "1/2-1/2".into(),
+        }
+    }
+
+    #[test]
+    fn records_print_and_read_back() {
+        let a = record(crate::rules::START_FEN, 41);
+        let b = record("7/7/7/7/3l3/7/7/7/3L3 b 0 7", 3);
+        let text = format!("{a}{b}");
+        assert!(text.contains("\n\n1. g3g4 a7a6 2. g3g4"), "{text}");
+        assert!(
+            text.contains("\n\n7... g3g4 8. a7a6 g3g4 1/2-1/2\n\n"),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.len() <= WRAP), "{text}");
+        assert!(
+            text.contains(r#"[Termination "red \"crashed\" \\ ? here"]"#),
+            "{text}"
+        );
+        let back = parse(&text).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].moves, a.moves);
+        assert_eq!(back[1].moves, b.moves);
+        assert_eq!(back[0].result, "1/2-1/2");
+        assert_eq!(back[1].tag("FEN"), Some("7/7/7/7/3l3/7/7/7/3L3 b 0 7"));
+        assert_eq!(
+            back[0].tag("Termination"),
+            Some("red \"crashed\" \\ ? here")
+        );
+    }
+
+    #[test]
+    fn broken_files_say_where() {
+        assert!(parse("1. g3g4 1-0").is_err());
+        assert!(parse("[Event \"x\"]\n\n1. g3g4").is_err());
+        assert!(parse("[Event x]\n").is_err());
+        assert!(parse("[Event \"x\"]\n\n1. g3g4 1-0 a7a6").is_err());
+        assert_eq!(parse("").unwrap(), vec![]);
+    }
+}

@@ -1,0 +1,325 @@
+//! Match statistics: Elo from a score with its 95% error bars, the likelihood
+//! of superiority, and the sequential probability ratio test that stops a match
+//! once the evidence is enough. Scores are from the first engine's side.
+
+use std::fmt;
+
+/// Two-sided 95% quantile of the standard normal distribution, Φ⁻¹(0.975).
+const Z_95: f64 = 1.959_963_984_540_054;
+
+/// Wins, draws and losses of one engine against another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl Wdl {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points: a win 1, a draw ½.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    /// The same games from the other engine's side.
+    pub fn flipped(&self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
+    /// Mean score per game, 0..1; `None` before any game.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| self.points() / n as f64)
+    }
+
+    /// Mean and variance of the per-game score (1, ½, 0), the trinomial model.
+    fn mean_variance(&self) -> Option<(f64, f64)> {
+        let n = self.games() as f64;
+        let mu = self.score()?;
+        let var = (self.wins as f64 * (1.0 - mu).powi(2)
+            + self.draws as f64 * (0.5 - mu).powi(2)
+            + self.losses as f64 * mu.powi(2))
+            / n;
+        Some((mu, var))
+    }
+
+    /// Elo difference that this score means, with the half-width of its 95%
+    /// interval. The interval is taken on the score (mean ± 1.96 standard errors
+    /// of the trinomial per-game score) and mapped through [`elo_from_score`],
+    /// as cutechess does; it is infinite when a bound reaches 0% or 100%.
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        let (mu, var) = self.mean_variance()?;
+        let se = (var / self.games() as f64).sqrt();
+        let lo = elo_from_score(mu - Z_95 * se);
+        let hi = elo_from_score(mu + Z_95 * se);
+        Some((elo_from_score(mu), (hi - lo) / 2.0))
+    }
+
+    /// Likelihood of superiority: the chance that the first engine is the
+    /// stronger, from wins and losses only (draws say nothing about it):
+    /// LOS = ½·(1 + erf((W − L) / √(2(W + L)))).
+    pub fn los(&self) -> Option<f64> {
+        let decisive = (self.wins + self.losses) as f64;
+        (decisive > 0.0).then(|| {
+            0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
+        })
+    }
+}
+
+/// Logistic Elo difference of a mean score `s`: −400·log₁₀(1/s − 1).
+/// 0 and 1 give −∞ and +∞.
+pub fn elo_from_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
+    }
+}
+
+/// Expected score of an Elo difference: 1 / (1 + 10^(−elo/400)).
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The error function, by Abramowitz and Stegun 7.1.26 (error below 1.5·10⁻⁷,
+/// plenty for a percentage printed to one decimal).
+pub fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = 1.0 - poly * (-x * x).exp();
+    if x >= 0.0 { y } else { -y }
+}
+
+/// A sequential probability ratio test between two Elo hypotheses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// The Elo difference of H0 (usually 0: the change is no better).
+    pub elo0: f64,
+    /// The Elo difference of H1 (the gain worth accepting).
+    pub elo1: f64,
+    /// Chance of accepting H1 when H0 holds (false positive).
+    pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds (false negative).
+    pub beta: f64,
+}
+
+/// What the test says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtState {
+    /// Not enough evidence either way: play on.
+    Continue,
+    /// The LLR reached the lower bound: H0 accepted (no gain of `elo1`).
+    H0,
+    /// The LLR reached the upper bound: H1 accepted.
+    H1,
+}
+
+impl fmt::Display for SprtState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SprtState::Continue => "continue",
+            SprtState::H0 => "H0 accepted",
+            SprtState::H1 => "H1 accepted",
+        })
+    }
+}
+
+/// Why an `--sprt` argument was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SprtParseError(pub String);
+
+impl fmt::Display for SprtParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "--sprt: {}", self.0)
+    }
+}
+
+impl std::error::Error for SprtParseError {}
+
+impl Sprt {
+    /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; alpha and beta
+    /// default to 0.05; elo0 and elo1 are required).
+    pub fn parse<S: AsRef<str>>(words: &[S]) -> Result<Sprt, SprtParseError> {
+        let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+        for w in words {
+            let w = w.as_ref();
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| SprtParseError(format!("'{w}' is not key=value")))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| SprtParseError(format!("'{v}' is not a number in '{w}'")))?;
+            match k.trim() {
+                "elo0" => elo0 = Some(v),
+                "elo1" => elo1 = Some(v),
+                "alpha" => alpha = v,
+                "beta" => beta = v,
+                other => {
+                    return Err(SprtParseError(format!(
+                        "unknown key '{other}' (elo0, elo1, alpha, beta)"
+                    )));
+                }
+            }
+        }
+        let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+            return Err(SprtParseError("elo0 and elo1 are required".into()));
+        };
+        if elo0 >= elo1 {
+            return Err(SprtParseError("elo0 must be below elo1".into()));
+        }
+        if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
+            return Err(SprtParseError(
+                "alpha and beta must be between 0 and 0.5".into(),
+            ));
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The stopping bounds on the LLR (Wald): (ln(β/(1−α)), ln((1−β)/α)).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 after these games.
+    ///
+    /// The normal approximation to the generalised SPRT (M. Van den Bergh, "A
+    /// normal approximation to the GSPRT", used by fishtest's `LLR_logistic` and
+    /// by cutechess): with s₀, s₁ the expected scores of elo0 and elo1 under the
+    /// logistic model, x̄ the mean per-game score and σ² its trinomial variance
+    /// over N games, LLR ≈ N·(s₁ − s₀)·(2x̄ − s₀ − s₁) / (2σ²). With no variance
+    /// yet (every game the same result) there is no evidence: 0.
+    pub fn llr(&self, wdl: &Wdl) -> f64 {
+        let Some((mu, var)) = wdl.mean_variance() else {
+            return 0.0;
+        };
+        if var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        wdl.games() as f64 * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+    }
+
+    /// Whether to stop, and with which hypothesis.
+    pub fn state(&self, wdl: &Wdl) -> SprtState {
+        let llr = self.llr(wdl);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtState::H1
+        } else if llr <= lower {
+            SprtState::H0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
+impl fmt::Display for Sprt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "elo0={} elo1={} alpha={} beta={}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wdl(wins: u32, draws: u32, losses: u32) -> Wdl {
+        Wdl {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert_eq!(elo_from_score(0.5), 0.0);
+        assert!((elo_from_score(0.75) - 190.848).abs() < 0.001);
+        assert!((elo_from_score(0.25) + 190.848).abs() < 0.001);
+        assert!((score_from_elo(190.848) - 0.75).abs() < 1e-5);
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        let (elo, err) = wdl(30, 40, 30).elo().unwrap();
+        assert_eq!(elo, 0.0);
+        // σ² = 0.15 per game, se = √(0.15/100) ≈ 0.03873, ±1.96·se on the score.
+        let expected =
+            (elo_from_score(0.5 + Z_95 * 0.0387298) - elo_from_score(0.5 - Z_95 * 0.0387298)) / 2.0;
+        assert!((err - expected).abs() < 0.01, "{err} vs {expected}");
+        assert!((err - 53.0).abs() < 1.0, "{err}");
+        let (elo, _) = wdl(75, 0, 25).elo().unwrap();
+        assert!((elo - 190.848).abs() < 0.001);
+        assert_eq!(Wdl::default().elo(), None);
+    }
+
+    #[test]
+    fn los_of_known_results() {
+        assert!((wdl(10, 5, 10).los().unwrap() - 0.5).abs() < 1e-9);
+        assert_eq!(wdl(0, 7, 0).los(), None);
+        // W − L = 10 over 100 decisive games: erf(10/√200) = erf(0.7071) ≈ 0.6827.
+        let los = wdl(55, 0, 45).los().unwrap();
+        assert!((los - 0.841_345).abs() < 1e-4, "{los}");
+        assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+        assert!((erf(-0.5) + 0.520_499_88).abs() < 1e-6);
+    }
+
+    #[test]
+    fn sprt_llr_has_the_right_sign_and_bounds() {
+        let sprt = Sprt::parse(&["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"]).unwrap();
+        let (lo, hi) = sprt.bounds();
+        assert!((lo + 2.944_439).abs() < 1e-5 && (hi - 2.944_439).abs() < 1e-5);
+        // A score halfway between s0 and s1 is no evidence either way.
+        assert!(sprt.llr(&wdl(40, 20, 40)) < 0.0);
+        assert!(sprt.llr(&wdl(60, 20, 40)) > 0.0);
+        assert_eq!(sprt.llr(&wdl(0, 10, 0)), 0.0);
+        assert_eq!(sprt.state(&wdl(600, 200, 400)), SprtState::H1);
+        assert_eq!(sprt.state(&wdl(400, 200, 600)), SprtState::H0);
+        assert_eq!(sprt.state(&wdl(3, 2, 3)), SprtState::Continue);
+        // The formula by hand: 10-0-10, x̄ = ½, σ² = ¼, N = 20.
+        let (s0, s1) = (0.5, score_from_elo(5.0));
+        let by_hand = 20.0 * (s1 - s0) * (1.0 - s0 - s1) / (2.0 * 0.25);
+        assert!((sprt.llr(&wdl(10, 0, 10)) - by_hand).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sprt_arguments_are_checked() {
+        assert!(Sprt::parse(&["elo0=0"]).is_err());
+        assert!(Sprt::parse(&["elo0=5", "elo1=0"]).is_err());
+        assert!(Sprt::parse(&["elo0=0", "elo1=5", "alpha=2"]).is_err());
+        assert!(Sprt::parse(&["elo0=0", "elo1=x"]).is_err());
+        assert!(Sprt::parse(&["elo0=0", "elo1=5", "gamma=1"]).is_err());
+        assert!(Sprt::parse(&["elo0", "elo1=5"]).is_err());
+        let s = Sprt::parse(&["elo1=5", "elo0=-1"]).unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (-1.0, 5.0, 0.05, 0.05));
+    }
+}

@@ -1,0 +1,3 @@
+//! Tools that drive engines from outside, through the protocol: the match runner.
+
+pub mod matches;
