@@ -3,10 +3,12 @@
 //! through [`Output`], which writes whole lines, flushed, one at a time.
 
 use super::command::Command;
+use super::reply::{IdLine, InfoLine, OptionLine, OptionType, Reply, ScoreBound};
 use crate::engine::eval::{WEIGHTS, feature, feature_counts, term_of};
 use crate::engine::search::{Listener, Score, SearchInfo, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{Engine, GoError, Limits};
+use crate::options::OptionKind;
 use crate::rules::{Move, Outcome, perft_divide};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -58,33 +60,55 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
 }
 
 /// The `info ...` line of a search report.
-pub fn info_line(info: &SearchInfo, show_wdl: bool) -> String {
-    let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        Score::from_internal(info.score)
-    );
-    match info.bound {
-        Bound::Lower => s.push_str(" lowerbound"),
-        Bound::Upper => s.push_str(" upperbound"),
-        _ => {}
+pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
+    InfoLine {
+        depth: Some(info.depth.max(0) as u32),
+        seldepth: Some(info.seldepth.max(0) as u32),
+        multipv: Some(info.multipv as u32),
+        score: Some(Score::from_internal(info.score)),
+        bound: match info.bound {
+            Bound::Lower => ScoreBound::Lower,
+            Bound::Upper => ScoreBound::Upper,
+            _ => ScoreBound::Exact,
+        },
+        wdl: show_wdl.then(|| wdl(info.score)),
+        nodes: Some(info.nodes),
+        nps: Some(info.nodes * 1000 / info.time_ms.max(1)),
+        time: Some(info.time_ms),
+        hashfull: Some(info.hashfull),
+        pv: Some(info.pv.clone()),
+        ..InfoLine::default()
     }
-    if show_wdl {
-        let (w, d, l) = wdl(info.score);
-        s.push_str(&format!(" wdl {w} {d} {l}"));
+}
+
+/// The `option` line of one option.
+fn option_line(name: &str, kind: &OptionKind) -> OptionLine {
+    let mut line = OptionLine {
+        name: name.to_string(),
+        kind: OptionType::Button,
+        default: None,
+        min: None,
+        max: None,
+        vars: Vec::new(),
+    };
+    match kind {
+        OptionKind::Check { default } => {
+            line.kind = OptionType::Check;
+            line.default = Some(default.to_string());
+        }
+        OptionKind::Spin { default, min, max } => {
+            line.kind = OptionType::Spin;
+            line.default = Some(default.to_string());
+            (line.min, line.max) = (Some(*min), Some(*max));
+        }
+        OptionKind::Combo { default, choices } => {
+            line.kind = OptionType::Combo;
+            line.default = Some(default.to_string());
+            line.vars = choices.iter().map(|c| c.to_string()).collect();
+        }
+        OptionKind::Button => {}
     }
-    let nps = info.nodes * 1000 / info.time_ms.max(1);
-    s.push_str(&format!(
-        " nodes {} nps {} time {} hashfull {} pv",
-        info.nodes, nps, info.time_ms, info.hashfull
-    ));
-    for m in &info.pv {
-        s.push(' ');
-        s.push_str(&m.to_string());
-    }
-    s
+    line
 }
 
 /// Prints a search's progress as `info` lines.
@@ -95,7 +119,7 @@ struct UciListener {
 
 impl Listener for UciListener {
     fn info(&self, info: &SearchInfo) {
-        self.out.line(&info_line(info, self.show_wdl));
+        self.out.line(&info_line(info, self.show_wdl).to_string());
     }
 
     fn message(&self, text: &str) {
@@ -136,11 +160,14 @@ fn report_result(out: &Output, result: &SearchResult, show_wdl: bool) {
             result.pv.clone()
         },
     };
-    out.line(&info_line(&info, show_wdl));
-    match result.ponder_move {
-        Some(p) => out.line(&format!("bestmove {} ponder {p}", result.best_move)),
-        None => out.line(&format!("bestmove {}", result.best_move)),
-    }
+    out.line(&info_line(&info, show_wdl).to_string());
+    out.line(
+        &Reply::BestMove {
+            best: result.best_move,
+            ponder: result.ponder_move,
+        }
+        .to_string(),
+    );
 }
 
 /// The protocol session: the engine and where answers go.
@@ -226,7 +253,7 @@ impl Session {
     fn handle(&mut self, command: Command) -> Flow {
         match command {
             Command::Uci => self.identify(),
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => self.out.line(&Reply::ReadyOk.to_string()),
             Command::Debug(on) => self.debug = on,
             Command::SetOption { name, value } => {
                 if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
@@ -264,14 +291,15 @@ impl Session {
     }
 
     fn identify(&self) {
-        self.out
-            .line(&format!("id name doushou {}", env!("CARGO_PKG_VERSION")));
-        self.out.line("id author the doushou developers");
+        let name = format!("doushou {}", env!("CARGO_PKG_VERSION"));
+        self.out.line(&Reply::Id(IdLine::Name(name)).to_string());
+        let author = IdLine::Author("the doushou developers".into());
+        self.out.line(&Reply::Id(author).to_string());
         for (name, kind) in Engine::option_list() {
             self.out
-                .line(&format!("option name {name} {}", kind.uci_description()));
+                .line(&Reply::Option(option_line(name, &kind)).to_string());
         }
-        self.out.line("uciok");
+        self.out.line(&Reply::UciOk.to_string());
     }
 
     fn go(&mut self, limits: Limits) {
