@@ -1,5 +1,6 @@
 //! The command line: with no subcommand the protocol loop, else one of the tools.
 
+pub mod analyse;
 pub mod bench;
 pub mod perft;
 
@@ -23,6 +24,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Search the bench positions to a fixed depth: node count and speed.
     Bench(bench::BenchArgs),
+    /// Search positions (or annotate games) from a file or stdin: text or JSON lines.
+    Analyse(analyse::AnalyseArgs),
     /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
     Match(Box<crate::tools::matches::MatchArgs>),
 }
@@ -71,6 +74,8 @@ pub fn run(command: Command) -> i32 {
     let result = match &command {
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run(args),
+        // Analyse and show answer their own exit codes: 1 for invalid input.
+        Command::Analyse(args) => return analyse::run(args),
         Command::Match(args) => crate::tools::matches::run(args),
     };
     match result {

@@ -1,0 +1,148 @@
+//! Turning the searches of a game's positions into notes on its moves: the
+//! score before each move, the score after it, how much it dropped, and
+//! whether that drop makes it a blunder.
+
+use super::input::GameSpec;
+use crate::engine::search::{MATE_BOUND, SearchResult};
+use crate::rules::{Game, Move, Outcome, Side};
+
+/// Mates count as this many centipawns when measuring a drop: more than any
+/// evaluation, so that throwing away a won game, or walking into a lost one,
+/// is always past the threshold.
+pub const MATE_CP: i32 = 10_000;
+
+/// What one move of a game gets.
+#[derive(Clone, Debug)]
+pub struct PlyNote {
+    /// 1-based ply of the game.
+    pub ply: usize,
+    /// The move number the position before the move carries.
+    pub move_number: u32,
+    /// Who played the move.
+    pub side: Side,
+    /// The position before the move.
+    pub fen: String,
+    /// The move played.
+    pub played: Move,
+    /// The engine's choice in the position before.
+    pub best: Move,
+    /// The engine's line from the position before.
+    pub pv: Vec<Move>,
+    /// Depth the position before was searched to.
+    pub depth: i32,
+    /// The best line's score before the move, from the mover's view (internal units).
+    pub before: i32,
+    /// The score after the move, from the mover's view (internal units).
+    pub after: i32,
+    /// How much the move lost, in centipawns (mates as [`MATE_CP`]); never negative.
+    pub drop: i32,
+    /// Whether the drop passed the threshold on a move other than the engine's.
+    pub blunder: bool,
+}
+
+/// A game with a note on each move.
+#[derive(Clone, Debug)]
+pub struct GameNotes {
+    /// One note per move, in order.
+    pub plies: Vec<PlyNote>,
+    /// How the game stands after its last move, if it is over.
+    pub outcome: Option<Outcome>,
+    /// The score of the last position, from the side to move's view (internal units).
+    pub final_score: i32,
+}
+
+impl GameNotes {
+    /// Blunders by each side, Red first.
+    pub fn blunders(&self) -> [usize; 2] {
+        let mut count = [0; 2];
+        for p in self.plies.iter().filter(|p| p.blunder) {
+            count[p.side.index()] += 1;
+        }
+        count
+    }
+}
+
+/// A child position's score seen from its parent, one ply further: negated,
+/// and a mate one ply longer, so that a move that wins at once scores as the
+/// "mate in 1" its parent's search reported.
+pub fn parent_view(child: i32) -> i32 {
+    if child >= MATE_BOUND {
+        -child + 1
+    } else if child <= -MATE_BOUND {
+        -child - 1
+    } else {
+        -child
+    }
+}
+
+/// A score in centipawns for measuring drops, mates as ±[`MATE_CP`].
+pub fn centipawns(score: i32) -> i32 {
+    if score >= MATE_BOUND {
+        MATE_CP
+    } else if score <= -MATE_BOUND {
+        -MATE_CP
+    } else {
+        score.clamp(-MATE_CP, MATE_CP)
+    }
+}
+
+/// Notes on every move of `spec`, from the searches of its positions: one per
+/// position before each move, then the last position (`results.len()` is the
+/// number of moves plus one). `None` if the game or results do not fit.
+pub fn annotate(spec: &GameSpec, results: &[&SearchResult], blunder_cp: i32) -> Option<GameNotes> {
+    let moves = &spec.start.moves;
+    if results.len() != moves.len() + 1 {
+        return None;
+    }
+    let no_moves: &[&str] = &[];
+    let mut game = Game::from_fen_and_moves(spec.rules, &spec.start.fen, no_moves).ok()?;
+    let mut plies = Vec::with_capacity(moves.len());
+    for (i, text) in moves.iter().enumerate() {
+        let pos = game.position();
+        let (side, move_number, fen) = (pos.side_to_move(), pos.move_number(), pos.fen());
+        let played = game.play_text(text).ok()?;
+        let (before_search, child) = (results[i], results[i + 1]);
+        let before = before_search.score;
+        let after = parent_view(child.score);
+        let drop = (centipawns(before) - centipawns(after)).max(0);
+        plies.push(PlyNote {
+            ply: i + 1,
+            move_number,
+            side,
+            fen,
+            played,
+            best: before_search.best_move,
+            pv: before_search.pv.clone(),
+            depth: before_search.depth,
+            before,
+            after,
+            drop,
+            blunder: played != before_search.best_move && drop > blunder_cp,
+        });
+    }
+    Some(GameNotes {
+        plies,
+        outcome: game.outcome(),
+        final_score: results[moves.len()].score,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::MATE;
+
+    #[test]
+    fn parent_view_adds_a_ply_to_mates() {
+        assert_eq!(parent_view(-MATE), MATE - 1);
+        assert_eq!(parent_view(MATE - 2), -(MATE - 3));
+        assert_eq!(parent_view(35), -35);
+    }
+
+    #[test]
+    fn mates_count_as_large_drops() {
+        assert_eq!(centipawns(MATE - 5) - centipawns(-40), MATE_CP + 40);
+        assert_eq!(centipawns(MATE - 5) - centipawns(MATE - 9), 0);
+        assert_eq!(centipawns(123), 123);
+    }
+}

@@ -1,0 +1,437 @@
+//! `doushou analyse`: positions or whole games in, one answer per input out,
+//! searched on every core. The input is read whole first (so that its length
+//! is known for the progress bar and the work can be shared out), then the
+//! answers are printed strictly in input order, each as soon as it and every
+//! answer before it are ready.
+//!
+//! Exit code: 0 when every input was answered, 1 when some were invalid (they
+//! get an error line and the rest goes on), 2 for a usage error.
+
+pub mod annotate;
+pub mod input;
+pub mod json;
+pub mod pool;
+pub mod report;
+
+use super::RulesArgs;
+use crate::engine::Limits;
+use crate::engine::time::TimeLimits;
+use crate::rules::Side;
+use clap::Args;
+use input::{GameSpec, LineError, PositionSpec};
+use pool::{Setup, Task, TaskResult};
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The depth searched when no limit is given: quick, and deep enough to see
+/// simple tactics.
+pub const DEFAULT_DEPTH: u32 = 10;
+
+/// Above this many searches, a terminal gets a progress bar.
+const PROGRESS_MIN_TASKS: usize = 20;
+
+/// Arguments of `doushou analyse`.
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    /// The input file; `-` or nothing reads standard input. Each line is a
+    /// position: `startpos` or a FEN, optionally followed by `moves ...`.
+    /// Blank lines and lines starting with `#` are skipped.
+    pub input: Option<PathBuf>,
+    /// Search each position to this depth (default 10 when no limit is given).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Search each position for at most this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search each position for this many milliseconds (not reproducible).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Report the best K lines of each position (positions only).
+    #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "game",
+          value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub multipv: u32,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The input is games: records written by `doushou match` (their Rules and
+    /// FEN tags apply), or one game per line (`startpos moves ...`, `<fen>
+    /// moves ...`, or a bare move list). Every move is annotated.
+    #[arg(long)]
+    pub game: bool,
+    /// With --game: a move losing more than this many centipawns against the
+    /// engine's choice is flagged as a blunder (mates count as 10000).
+    #[arg(long, value_name = "CP", default_value_t = 150)]
+    pub blunder: u32,
+    /// Positions searched at once, each by its own engine with its own table
+    /// (default: one per core). The answers do not depend on it at a fixed
+    /// depth or node count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Transposition table of each job, MB.
+    #[arg(long, value_name = "MB", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash: u32,
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Why `analyse` could not run at all (exit code 2).
+#[derive(Debug)]
+pub enum UsageError {
+    /// `--variant`/`--set` named unknown rules.
+    Rules(String),
+    /// The input file could not be read.
+    Read {
+        /// The file, or `-` for standard input.
+        path: String,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// The output could not be written (other than a closed pipe).
+    Write(std::io::Error),
+}
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UsageError::Rules(e) => write!(f, "rules: {e}"),
+            UsageError::Read { path, error } => write!(f, "cannot read {path}: {error}"),
+            UsageError::Write(e) => write!(f, "cannot write the output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// One answer of the output, in input order.
+enum Unit {
+    /// An input fault, answered as is.
+    Fault(LineError),
+    /// A position line: one search.
+    Position {
+        /// Its line number.
+        line: usize,
+        /// The position searched (after the line's moves).
+        fen: String,
+        /// Who is to move there.
+        to_move: Side,
+        /// Its search.
+        task: usize,
+    },
+    /// A game: searches `first..=first + moves` (each position before a move,
+    /// then the last one).
+    Game {
+        /// 1-based, counting faulty games too.
+        number: usize,
+        /// The game.
+        spec: GameSpec,
+        /// Its first search.
+        first: usize,
+    },
+}
+
+impl Unit {
+    /// The searches this answer needs.
+    fn tasks(&self) -> std::ops::Range<usize> {
+        match self {
+            Unit::Fault(_) => 0..0,
+            Unit::Position { task, .. } => *task..*task + 1,
+            Unit::Game { spec, first, .. } => *first..*first + spec.start.moves.len() + 1,
+        }
+    }
+}
+
+/// Runs `doushou analyse`; answers the exit code.
+pub fn run(args: &AnalyseArgs) -> i32 {
+    match analyse(args) {
+        Ok(all_valid) => i32::from(!all_valid),
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// Answers every input; `Ok(false)` when some input was invalid.
+fn analyse(args: &AnalyseArgs) -> Result<bool, UsageError> {
+    let rules = args.rules.rules().map_err(UsageError::Rules)?;
+    let text = read_input(args.input.as_ref())?;
+    let (units, tasks) = if args.game {
+        game_units(&text, rules)
+    } else {
+        position_units(&text, rules)
+    };
+    let limits = Limits {
+        depth: args
+            .depth
+            .or((args.nodes.is_none() && args.movetime.is_none()).then_some(DEFAULT_DEPTH)),
+        nodes: args.nodes,
+        time: TimeLimits {
+            movetime: args.movetime,
+            ..TimeLimits::default()
+        },
+        ..Limits::default()
+    };
+    let setup = Setup {
+        hash_mb: args.hash as usize,
+        multipv: args.multipv as usize,
+        limits,
+    };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    let mut printer = Printer {
+        units: &units,
+        results: vec![None; tasks.len()],
+        next: 0,
+        all_valid: true,
+        out: std::io::stdout().lock(),
+        as_json: args.json,
+        multipv: args.multipv as usize,
+        blunder_cp: args.blunder.min(i32::MAX as u32) as i32,
+    };
+    let mut progress = Progress::new(tasks.len());
+    let printed = printer.flush().and_then(|()| {
+        pool::run(&tasks, &setup, jobs, |i, result| {
+            printer.results[i] = Some(result);
+            if printer.ready() {
+                // The answers may go to the same terminal as the bar.
+                progress.hide();
+            }
+            printer.flush()?;
+            progress.tick();
+            Ok(())
+        })
+    });
+    progress.finish();
+    match printed {
+        Ok(()) => Ok(printer.all_valid),
+        // A reader that went away (`| head`) wants no more: not a fault.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(printer.all_valid),
+        Err(e) => Err(UsageError::Write(e)),
+    }
+}
+
+/// The whole input as text; bytes that are not UTF-8 become U+FFFD and so
+/// make their line invalid, not the whole run.
+fn read_input(path: Option<&PathBuf>) -> Result<String, UsageError> {
+    let mut bytes = Vec::new();
+    let (name, result) = match path {
+        Some(p) if p.as_os_str() != "-" => (
+            p.display().to_string(),
+            std::fs::File::open(p).and_then(|mut f| f.read_to_end(&mut bytes)),
+        ),
+        _ => ("standard input".to_string(), {
+            std::io::stdin().lock().read_to_end(&mut bytes)
+        }),
+    };
+    result.map_err(|error| UsageError::Read { path: name, error })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// One unit per position line, checked now so that only valid positions are searched.
+fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Task>) {
+    let mut units = Vec::new();
+    let mut tasks = Vec::new();
+    for (i, line_text) in text.lines().enumerate() {
+        let line = i + 1;
+        if input::is_skipped(line_text) {
+            continue;
+        }
+        let checked = input::parse_position_line(line_text)
+            .and_then(|spec| spec.game(rules).map(|game| (spec, game)));
+        match checked {
+            Ok((position, game)) => {
+                units.push(Unit::Position {
+                    line,
+                    fen: game.position().fen(),
+                    to_move: game.position().side_to_move(),
+                    task: tasks.len(),
+                });
+                tasks.push(Task { rules, position });
+            }
+            Err(error) => units.push(Unit::Fault(LineError { line, error })),
+        }
+    }
+    (units, tasks)
+}
+
+/// One unit per game, with a search for each position of it.
+fn game_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Task>) {
+    let mut units = Vec::new();
+    let mut tasks = Vec::new();
+    for (i, game) in input::parse_games(text, rules).into_iter().enumerate() {
+        match game {
+            Ok(spec) => {
+                let first = tasks.len();
+                for ply in 0..=spec.start.moves.len() {
+                    tasks.push(Task {
+                        rules: spec.rules,
+                        position: PositionSpec {
+                            fen: spec.start.fen.clone(),
+                            moves: spec.start.moves[..ply].to_vec(),
+                        },
+                    });
+                }
+                units.push(Unit::Game {
+                    number: i + 1,
+                    spec,
+                    first,
+                });
+            }
+            Err(e) => units.push(Unit::Fault(e)),
+        }
+    }
+    (units, tasks)
+}
+
+/// Prints the answers in input order as their searches come in.
+struct Printer<'a, W: Write> {
+    units: &'a [Unit],
+    results: Vec<Option<TaskResult>>,
+    /// The first unit not printed yet.
+    next: usize,
+    all_valid: bool,
+    out: W,
+    as_json: bool,
+    multipv: usize,
+    blunder_cp: i32,
+}
+
+impl<W: Write> Printer<'_, W> {
+    /// Whether the next unit to print has all its searches.
+    fn ready(&self) -> bool {
+        self.units
+            .get(self.next)
+            .is_some_and(|u| self.results[u.tasks()].iter().all(Option::is_some))
+    }
+
+    /// Prints every unit from `next` on whose searches are all done.
+    fn flush(&mut self) -> std::io::Result<()> {
+        let mut wrote = false;
+        while self.ready() {
+            let units = self.units;
+            let text = self.render(&units[self.next]);
+            writeln!(self.out, "{text}")?;
+            wrote = true;
+            self.next += 1;
+        }
+        if wrote {
+            // Whoever reads the pipe gets each answer when it is ready.
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn render(&mut self, unit: &Unit) -> String {
+        let as_json = self.as_json;
+        let (line, outcome) = match unit {
+            Unit::Fault(e) => {
+                self.all_valid = false;
+                return report::error(e, as_json);
+            }
+            Unit::Position {
+                line,
+                fen,
+                to_move,
+                task,
+            } => (
+                *line,
+                match &self.results[*task] {
+                    Some(Ok(r)) => Ok(report::position(
+                        *line,
+                        fen,
+                        *to_move,
+                        r,
+                        self.multipv,
+                        as_json,
+                    )),
+                    Some(Err(e)) => Err(e.clone()),
+                    None => Err("not searched".to_string()),
+                },
+            ),
+            Unit::Game { number, spec, .. } => {
+                let searches: Result<Vec<_>, String> = self.results[unit.tasks()]
+                    .iter()
+                    .map(|r| match r {
+                        Some(Ok(r)) => Ok(r),
+                        Some(Err(e)) => Err(e.clone()),
+                        None => Err("not searched".to_string()),
+                    })
+                    .collect();
+                (
+                    spec.line,
+                    searches.and_then(|s| {
+                        annotate::annotate(spec, &s, self.blunder_cp)
+                            .map(|notes| report::game(*number, spec, &notes, as_json))
+                            .ok_or_else(|| "the game could not be replayed".to_string())
+                    }),
+                )
+            }
+        };
+        outcome.unwrap_or_else(|e| {
+            self.all_valid = false;
+            report::error_message(line, &e, as_json)
+        })
+    }
+}
+
+/// A progress bar on standard error, only when it is a terminal and the work
+/// is long enough to be worth watching.
+struct Progress {
+    total: usize,
+    done: usize,
+    enabled: bool,
+    last_drawn: Option<Instant>,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        Progress {
+            total,
+            done: 0,
+            enabled: total > PROGRESS_MIN_TASKS && std::io::stderr().is_terminal(),
+            last_drawn: None,
+        }
+    }
+
+    fn tick(&mut self) {
+        self.done += 1;
+        if !self.enabled {
+            return;
+        }
+        // Redrawing ten times a second is plenty and keeps the terminal cheap.
+        if self
+            .last_drawn
+            .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
+            && self.done < self.total
+        {
+            return;
+        }
+        self.last_drawn = Some(Instant::now());
+        const WIDTH: usize = 30;
+        let filled = WIDTH * self.done / self.total.max(1);
+        eprint!(
+            "\r[{}{}] {}/{} positions",
+            "#".repeat(filled),
+            "-".repeat(WIDTH - filled),
+            self.done,
+            self.total
+        );
+    }
+
+    /// Erases the bar; the next tick draws it again.
+    fn hide(&mut self) {
+        if self.enabled && self.last_drawn.take().is_some() {
+            eprint!("\r\x1b[2K");
+        }
+    }
+
+    /// Erases the bar for good: the terminal then shows only the answers.
+    fn finish(&mut self) {
+        self.hide();
+        self.enabled = false;
+    }
+}

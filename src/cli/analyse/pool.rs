@@ -1,0 +1,119 @@
+//! The searches of `doushou analyse`, shared out over worker threads. Each
+//! worker owns an [`Engine`] (its own transposition table, one search thread)
+//! and clears it before every position, so that a position's answer at a
+//! fixed depth does not depend on which worker took it or what that worker
+//! searched before: `--jobs 2` answers exactly as `--jobs 1`.
+
+use super::input::PositionSpec;
+use crate::engine::search::{SearchResult, Silent};
+use crate::engine::{Engine, Limits};
+use crate::rules::{RULE_OPTION_NAMES, Rules};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// One search to run: a position under its rules.
+#[derive(Clone, Debug)]
+pub struct Task {
+    /// The rules the position is played under.
+    pub rules: Rules,
+    /// The position, with the moves that led to it (they matter for repetition).
+    pub position: PositionSpec,
+}
+
+/// How every worker's engine is set up and what each search is allowed.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Transposition table per worker, MB.
+    pub hash_mb: usize,
+    /// Lines each search reports.
+    pub multipv: usize,
+    /// Depth, nodes or time of each search.
+    pub limits: Limits,
+}
+
+/// What one search answered; the error is for the user (it names the option
+/// or position the engine refused, which the input checks should have caught).
+pub type TaskResult = Result<SearchResult, String>;
+
+/// Runs every task on `jobs` threads and hands each result to `on_result` on
+/// the calling thread as soon as it is ready (in completion order, with the
+/// task's index). An error from `on_result` stops the workers after their
+/// current search and is returned.
+pub fn run<E>(
+    tasks: &[Task],
+    setup: &Setup,
+    jobs: usize,
+    mut on_result: impl FnMut(usize, TaskResult) -> Result<(), E>,
+) -> Result<(), E> {
+    if tasks.is_empty() {
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let cancel = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<(usize, TaskResult)>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, tasks.len()) {
+            let sender = sender.clone();
+            let (next, cancel) = (&next, &cancel);
+            scope.spawn(move || {
+                let mut engine = new_engine(setup);
+                while !cancel.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(task) = tasks.get(i) else { break };
+                    let result = match &mut engine {
+                        Ok(engine) => search(engine, task, &setup.limits),
+                        Err(e) => Err(e.clone()),
+                    };
+                    if sender.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        // Only the workers hold senders now: the loop ends when they are done.
+        drop(sender);
+        for (i, result) in receiver {
+            if let Err(e) = on_result(i, result) {
+                cancel.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// A worker's engine: one search thread, its own table, the lines asked for.
+fn new_engine(setup: &Setup) -> Result<Engine, String> {
+    let mut engine = Engine::new();
+    for (name, value) in [
+        ("Threads", "1".to_string()),
+        ("Hash", setup.hash_mb.to_string()),
+        ("MultiPV", setup.multipv.to_string()),
+    ] {
+        engine
+            .set_option(name, Some(&value))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(engine)
+}
+
+/// One search from a clean table, under the task's rules.
+fn search(engine: &mut Engine, task: &Task, limits: &Limits) -> TaskResult {
+    if *engine.rules() != task.rules {
+        // Every switch but the preset name, which the switches spell out.
+        for name in &RULE_OPTION_NAMES[1..] {
+            let value = task.rules.get(name);
+            engine
+                .set_option(name, value.as_deref())
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    engine.new_game();
+    let p = &task.position;
+    engine
+        .set_position(&p.fen, &p.moves)
+        .map_err(|e| e.to_string())?;
+    engine
+        .search(limits, &Silent)
+        .map_err(|_| "the engine holds no position".to_string())
+}

@@ -1,0 +1,591 @@
+//! `doushou analyse` driven through its pipes: positions and games in, text or
+//! JSON lines out, with malformed lines among them, empty input, game records,
+//! and `--jobs 2` against `--jobs 1`. JSON is read back with a small parser
+//! written here from RFC 8259, not with the binary's own writer.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_doushou");
+const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+
+/// Runs `doushou <args>` with `input` on stdin; answers (exit code, stdout, stderr).
+fn run(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("RUST_LOG")
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    // Written from a thread so a large input cannot deadlock against stdout.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().expect("the binary runs");
+    writer.join().unwrap();
+    (
+        status.code().expect("exited, not killed"),
+        String::from_utf8(stdout).expect("stdout is UTF-8"),
+        String::from_utf8(stderr).expect("stderr is UTF-8"),
+    )
+}
+
+// ---- a small JSON reader --------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(BTreeMap<String, Json>),
+}
+
+impl Json {
+    fn get(&self, key: &str) -> &Json {
+        match self {
+            Json::Obj(m) => m
+                .get(key)
+                .unwrap_or_else(|| panic!("no key {key} in {self:?}")),
+            _ => panic!("not an object: {self:?}"),
+        }
+    }
+    fn has(&self, key: &str) -> bool {
+        matches!(self, Json::Obj(m) if m.contains_key(key))
+    }
+    fn num(&self) -> f64 {
+        match self {
+            Json::Num(n) => *n,
+            _ => panic!("not a number: {self:?}"),
+        }
+    }
+    fn str(&self) -> &str {
+        match self {
+            Json::Str(s) => s,
+            _ => panic!("not a string: {self:?}"),
+        }
+    }
+    fn arr(&self) -> &[Json] {
+        match self {
+            Json::Arr(a) => a,
+            _ => panic!("not an array: {self:?}"),
+        }
+    }
+}
+
+/// Parses one complete JSON text; panics with the position on any fault.
+fn parse_json(text: &str) -> Json {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let v = value(b, &mut i);
+    skip_ws(b, &mut i);
+    assert_eq!(i, b.len(), "trailing text after JSON value in {text}");
+    v
+}
+
+fn skip_ws(b: &[u8], i: &mut usize) {
+    while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
+        *i += 1;
+    }
+}
+
+fn expect(b: &[u8], i: &mut usize, lit: &str) {
+    assert!(
+        b[*i..].starts_with(lit.as_bytes()),
+        "expected {lit} at {} in {}",
+        *i,
+        String::from_utf8_lossy(b)
+    );
+    *i += lit.len();
+}
+
+fn value(b: &[u8], i: &mut usize) -> Json {
+    skip_ws(b, i);
+    assert!(*i < b.len(), "JSON ends early");
+    match b[*i] {
+        b'{' => {
+            *i += 1;
+            let mut m = BTreeMap::new();
+            skip_ws(b, i);
+            if b[*i] == b'}' {
+                *i += 1;
+                return Json::Obj(m);
+            }
+            loop {
+                skip_ws(b, i);
+                let Json::Str(k) = string(b, i) else {
+                    unreachable!()
+                };
+                skip_ws(b, i);
+                expect(b, i, ":");
+                let v = value(b, i);
+                assert!(m.insert(k.clone(), v).is_none(), "duplicate key {k}");
+                skip_ws(b, i);
+                if b[*i] == b',' {
+                    *i += 1;
+                } else {
+                    expect(b, i, "}");
+                    return Json::Obj(m);
+                }
+            }
+        }
+        b'[' => {
+            *i += 1;
+            let mut a = Vec::new();
+            skip_ws(b, i);
+            if b[*i] == b']' {
+                *i += 1;
+                return Json::Arr(a);
+            }
+            loop {
+                a.push(value(b, i));
+                skip_ws(b, i);
+                if b[*i] == b',' {
+                    *i += 1;
+                } else {
+                    expect(b, i, "]");
+                    return Json::Arr(a);
+                }
+            }
+        }
+        b'"' => string(b, i),
+        b't' => {
+            expect(b, i, "true");
+            Json::Bool(true)
+        }
+        b'f' => {
+            expect(b, i, "false");
+            Json::Bool(false)
+        }
+        b'n' => {
+            expect(b, i, "null");
+            Json::Null
+        }
+        _ => {
+            let start = *i;
+            while *i < b.len() && matches!(b[*i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                *i += 1;
+            }
+            let t = std::str::from_utf8(&b[start..*i]).unwrap();
+            Json::Num(t.parse().unwrap_or_else(|_| panic!("bad number '{t}'")))
+        }
+    }
+}
+
+fn string(b: &[u8], i: &mut usize) -> Json {
+    expect(b, i, "\"");
+    let mut out = Vec::new();
+    loop {
+        let c = b[*i];
+        *i += 1;
+        match c {
+            b'"' => return Json::Str(String::from_utf8(out).unwrap()),
+            b'\\' => {
+                let e = b[*i];
+                *i += 1;
+                match e {
+                    b'"' | b'\\' | b'/' => out.push(e),
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    b'r' => out.push(b'\r'),
+                    b'b' => out.push(8),
+                    b'f' => out.push(12),
+                    b'u' => {
+                        let hex = std::str::from_utf8(&b[*i..*i + 4]).unwrap();
+                        let code = u32::from_str_radix(hex, 16).unwrap();
+                        *i += 4;
+                        let ch = char::from_u32(code).expect("no surrogates here");
+                        out.extend(ch.to_string().as_bytes());
+                    }
+                    _ => panic!("bad escape \\{}", e as char),
+                }
+            }
+            c if c < 0x20 => panic!("raw control character in a JSON string"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn json_lines(stdout: &str) -> Vec<Json> {
+    stdout.lines().map(parse_json).collect()
+}
+
+// ---- positions -----------------------------------------------------------
+
+/// Several positions with malformed lines among them (and blank and comment
+/// lines, which are skipped).
+fn mixed_input() -> String {
+    [
+        "startpos",
+        "",
+        "# a comment",
+        &format!("{START} moves g3g4"),
+        "startpos moves g3g4 a7a6 g4g5",
+        "not a position at all",
+        "startpos moves g3g9",
+        "startpos moves g3\"\\4",
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1",
+        "6l/3D3/7/7/7/7/7/7/T6 w 0 1",
+        "3R3/7/7/7/7/7/7/7/l6 b 0 1",
+    ]
+    .join("\n")
+}
+
+#[test]
+fn positions_as_json_with_malformed_lines_among_them() {
+    let (code, out, err) = run(
+        &["analyse", "--json", "--depth", "3", "--jobs", "1"],
+        &mixed_input(),
+    );
+    assert_eq!(code, 1, "some lines are invalid: {err}");
+    let lines = json_lines(&out);
+    let numbers: Vec<f64> = lines.iter().map(|l| l.get("line").num()).collect();
+    assert_eq!(numbers, [1.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]);
+
+    for good in [0, 1, 2, 6] {
+        let l = &lines[good];
+        assert!(!l.has("error"), "{l:?}");
+        assert_eq!(l.get("bestmove").str().len(), 4);
+        assert!(l.get("score").has("cp") || l.get("score").has("mate"));
+        assert_eq!(l.get("depth").num(), 3.0);
+        assert!(l.get("nodes").num() > 0.0);
+        assert_eq!(l.get("pv").arr()[0].str(), l.get("bestmove").str());
+        let wdl: f64 = l.get("wdl").arr().iter().map(Json::num).sum();
+        assert_eq!(wdl, 1000.0);
+    }
+    assert_eq!(lines[0].get("fen").str(), START);
+    assert!(lines[1].get("fen").str().ends_with(" b 1 1"));
+    for bad in [3, 4, 5] {
+        assert!(!lines[bad].get("error").str().is_empty());
+        assert!(!lines[bad].has("bestmove"));
+    }
+    // The move text with a quote and a backslash comes back intact.
+    assert!(
+        lines[5].get("error").str().contains("g3\"\\4"),
+        "{:?}",
+        lines[5]
+    );
+    assert!(lines[4].get("error").str().contains("g3g9"));
+
+    // Red enters the den at once: mate in 1.
+    assert_eq!(lines[7].get("bestmove").str(), "d8d9");
+    assert_eq!(lines[7].get("score").get("mate").num(), 1.0);
+    // Red already stands in the Blue den: the game is over, Blue lost.
+    let over = &lines[8];
+    assert_eq!(*over.get("bestmove"), Json::Null);
+    assert_eq!(over.get("result").str(), "1-0");
+    let wdl: Vec<f64> = over.get("wdl").arr().iter().map(Json::num).collect();
+    assert_eq!(wdl, [0.0, 0.0, 1000.0]);
+}
+
+#[test]
+fn positions_as_text_one_line_each() {
+    let (code, out, _) = run(&["analyse", "--depth", "3", "--jobs", "2"], &mixed_input());
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9, "{out}");
+    assert!(lines[0].starts_with("line 1: bestmove "), "{}", lines[0]);
+    assert!(lines[0].contains(" score cp ") && lines[0].contains(" depth 3 "));
+    assert!(lines[3].starts_with("line 6: error: "), "{}", lines[3]);
+    assert!(lines[7].contains("score mate 1"), "{}", lines[7]);
+    assert!(
+        lines[8].starts_with("line 11: game over: 1-0"),
+        "{}",
+        lines[8]
+    );
+}
+
+#[test]
+fn multipv_reports_each_line() {
+    let (code, out, _) = run(
+        &["analyse", "--json", "--depth", "3", "--multipv", "3"],
+        "startpos\n",
+    );
+    assert_eq!(code, 0);
+    let l = parse_json(out.trim());
+    let lines = l.get("multipv").arr();
+    assert_eq!(lines.len(), 3);
+    let firsts: Vec<&str> = lines.iter().map(|x| x.get("pv").arr()[0].str()).collect();
+    assert_eq!(firsts[0], l.get("bestmove").str());
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+}
+
+#[test]
+fn empty_input_gives_empty_output() {
+    for input in ["", "\n\n", "# only a comment\n   \n"] {
+        let (code, out, err) = run(&["analyse", "--json", "--depth", "3"], input);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""), "{input:?}");
+        let (code, out, _) = run(&["analyse", "--game", "--depth", "3"], input);
+        assert_eq!((code, out.as_str()), (0, ""), "{input:?}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["analyse", "--set", "Nope=1"][..],
+        &["analyse", "--variant", "chess"],
+        &["analyse", "--jobs", "0"],
+        &["analyse", "--depth", "x"],
+        &["analyse", "/no/such/file"],
+        &["analyse", "--game", "--multipv", "2"],
+    ] {
+        let (code, out, err) = run(args, "startpos\n");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(out, "", "{args:?}");
+        assert!(!err.is_empty());
+    }
+}
+
+#[test]
+fn jobs_do_not_change_the_answers() {
+    let mut input = String::new();
+    for moves in [
+        "",
+        "g3g4",
+        "g3g4 a7a6",
+        "e3d3 c7d7",
+        "a3a4 g7g6 a4a5",
+        "g1g2 a9a8",
+        "b2b3 f8f7 b3b4",
+        "c3d3",
+    ] {
+        input.push_str(&format!("startpos moves {moves}\n"));
+    }
+    input.push_str("garbage\n");
+    let one = run(
+        &["analyse", "--json", "--depth", "4", "--jobs", "1"],
+        &input,
+    );
+    let two = run(
+        &["analyse", "--json", "--depth", "4", "--jobs", "2"],
+        &input,
+    );
+    assert_eq!(one.0, 1);
+    assert_eq!(one, two);
+    assert_eq!(one.1.lines().count(), 9);
+    let game = "startpos moves g3g4 a7a6 g4g5 a6a5 e3d3 c7d7\n";
+    let one = run(&["analyse", "--game", "--depth", "3", "--jobs", "1"], game);
+    let two = run(&["analyse", "--game", "--depth", "3", "--jobs", "2"], game);
+    assert_eq!(one.0, 0);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn rules_switches_apply() {
+    // The dog takes the wolf only when DogOverWolf ranks the dog above it.
+    let line = "l5t/7/7/7/7/3w3/3D3/7/T5L w 0 1 moves d3d4";
+    let (code, out, _) = run(&["analyse", "--json", "--depth", "2"], line);
+    assert_eq!(code, 1);
+    assert!(parse_json(out.trim()).has("error"));
+    let (code, out, _) = run(
+        &[
+            "analyse",
+            "--json",
+            "--depth",
+            "2",
+            "--set",
+            "DogOverWolf=true",
+        ],
+        line,
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(parse_json(out.trim()).has("bestmove"));
+}
+
+// ---- games ---------------------------------------------------------------
+
+/// Records as `doushou match` writes them, written by hand. In the first the
+/// Rules tag ranks the dog above the wolf, which its fifth move needs; the
+/// second repeats its start a third time; the third has a bad Rules tag.
+const RECORD: &str = r#"[Event "doushou match"]
+[Date "2026.11.29"]
+[Round "1"]
+[Red "alpha"]
+[Blue "be\"ta"]
+[Result "1-0"]
+[Termination "red wins: a piece entered the blue den"]
+[Variant "custom"]
+[Rules "DogOverWolf=true TigerJump=both LionJump=both RatBankCapture=false RatWaterElephant=false TrappedAttackerPowerless=false UniversalTraps=false JumpBlockedBy=any Repetition=forbid NoCaptureLimit=100"]
+[TimeControl "depth=3"]
+[FEN "l5t/7/7/7/3w3/7/3D3/7/T5L w 0 1"]
+
+1. d3d4 a9a8 2. a1a2 a8a7 3.
+d4d5 a7a6 1-0
+
+[Event "doushou match"]
+[Round "2"]
+[Red "beta"]
+[Blue "alpha"]
+[Result "0-1"]
+[FEN "l5t/7/7/7/7/7/7/7/T5L w 0 1"]
+
+1. a1a2 a9a8 2. a2a1 a8a9 3. a1a2 a9a8 4. a2a1 a8a9 0-1
+
+[Event "doushou match"]
+[Round "3"]
+[Rules "DogOverWolf=maybe"]
+
+1. g3g4 *
+"#;
+
+#[test]
+fn game_records_are_annotated_move_by_move() {
+    let input = format!("{RECORD}\n6l/3Dr2/7/7/7/7/7/7/T6 w 0 1 moves a1a2 e8d8\ng3g4 a7a6\n");
+    let (code, out, err) = run(&["analyse", "--game", "--json", "--depth", "3"], &input);
+    assert_eq!(code, 1, "the third record is invalid: {err}");
+    let games = json_lines(&out);
+    assert_eq!(games.len(), 5, "{out}");
+
+    let g = &games[0];
+    assert_eq!(g.get("game").num(), 1.0);
+    assert_eq!(g.get("line").num(), 1.0);
+    assert_eq!(g.get("tags").get("Blue").str(), "be\"ta");
+    assert!(g.get("rules").str().contains("DogOverWolf=true"));
+    assert_eq!(g.get("fen").str(), "l5t/7/7/7/3w3/7/3D3/7/T5L w 0 1");
+    assert_eq!(g.get("result").str(), "1-0");
+    let moves = g.get("moves").arr();
+    let played: Vec<&str> = moves.iter().map(|m| m.get("move").str()).collect();
+    assert_eq!(played, ["d3d4", "a9a8", "a1a2", "a8a7", "d4d5", "a7a6"]);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(m.get("ply").num(), (i + 1) as f64);
+        assert_eq!(m.get("side").str(), if i % 2 == 0 { "red" } else { "blue" });
+        assert_eq!(m.get("move_number").num(), (i / 2 + 1) as f64);
+        assert_eq!(m.get("best").str().len(), 4);
+        assert!(m.get("score_before").has("cp") || m.get("score_before").has("mate"));
+        assert!(m.get("score_after").has("cp") || m.get("score_after").has("mate"));
+        assert!(m.get("drop").num() >= 0.0);
+        assert!(matches!(m.get("blunder"), Json::Bool(_)));
+    }
+    // The dog takes the wolf: a free piece, so not a blunder.
+    assert_eq!(moves[4].get("blunder"), &Json::Bool(false));
+
+    // The second record repeats the start position a third time: illegal
+    // under Repetition=forbid (the default, no Rules tag).
+    assert!(
+        games[1].get("error").str().contains("ply 8"),
+        "{:?}",
+        games[1]
+    );
+    assert_eq!(games[1].get("line").num(), 23.0);
+    // The third has a Rules tag this engine cannot apply.
+    assert!(games[2].get("error").str().contains("DogOverWolf"));
+    assert_eq!(games[2].get("line").num(), 27.0);
+
+    // Red could enter the den at once and moves the tiger instead: the rat
+    // then takes the dog on the trap. A blunder, flagged, with the den entry
+    // as the better move.
+    let blunder = &games[3].get("moves").arr()[0];
+    assert_eq!(blunder.get("move").str(), "a1a2");
+    assert_eq!(blunder.get("best").str(), "d8d9");
+    assert_eq!(blunder.get("score_before").get("mate").num(), 1.0);
+    assert_eq!(blunder.get("blunder"), &Json::Bool(true));
+    assert!(blunder.get("drop").num() > 150.0);
+    assert_eq!(games[3].get("blunders").get("red").num(), 1.0);
+    assert_eq!(games[3].get("line").num(), 31.0);
+
+    // A bare move list from the start position.
+    let bare = &games[4];
+    assert_eq!(bare.get("fen").str(), START);
+    assert_eq!(bare.get("moves").arr().len(), 2);
+}
+
+#[test]
+fn game_text_flags_blunders_and_threshold_applies() {
+    let line = "6l/3Dr2/7/7/7/7/7/7/T6 w 0 1 moves a1a2 e8d8\n";
+    let (code, out, _) = run(&["analyse", "--game", "--depth", "3"], line);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("game 1 (line 1):"), "{out}");
+    assert!(
+        lines[1].contains("a1a2") && lines[1].contains("?? blunder"),
+        "{out}"
+    );
+    assert!(!lines[2].contains("blunder"), "{out}");
+    // No drop passes an absurd threshold.
+    let (_, out, _) = run(
+        &["analyse", "--game", "--depth", "3", "--blunder", "100000"],
+        line,
+    );
+    assert!(!out.contains("??"), "{out}");
+}
+
+#[test]
+fn a_den_entry_ends_the_game_and_scores_as_mate() {
+    let (code, out, _) = run(
+        &["analyse", "--game", "--json", "--depth", "3"],
+        "6l/3D3/7/7/7/7/7/7/T6 w 0 1 moves d8d9\n",
+    );
+    assert_eq!(code, 0);
+    let g = parse_json(out.trim());
+    let m = &g.get("moves").arr()[0];
+    assert_eq!(m.get("score_before").get("mate").num(), 1.0);
+    assert_eq!(m.get("score_after").get("mate").num(), 1.0);
+    assert_eq!(m.get("drop").num(), 0.0);
+    assert!(g.get("outcome").str().contains("den"), "{g:?}");
+}
+
+/// A record written by the real match runner, read back by `analyse --game`.
+#[test]
+fn a_record_written_by_doushou_match() {
+    let (help, _, _) = run(&["match", "--help"], "");
+    if help != 0 {
+        eprintln!("doushou match is not available: skipped");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("doushou-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let engine = format!("cmd={BIN}");
+    let (code, _, err) = run(
+        &[
+            "match",
+            "--engine",
+            "name=a",
+            &engine,
+            "--engine",
+            "name=b",
+            &engine,
+            "--depth",
+            "2",
+            "--games",
+            "2",
+            "--max-plies",
+            "30",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "match failed: {err}");
+    let (code, out, err) = run(
+        &[
+            "analyse",
+            "--game",
+            "--json",
+            "--depth",
+            "2",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}\n{out}");
+    let games = json_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    for g in &games {
+        assert!(!g.has("error"), "{g:?}");
+        assert!(g.get("tags").get("Event").str().contains("doushou"));
+        assert!(!g.get("moves").arr().is_empty());
+    }
+}
