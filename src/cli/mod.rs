@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod perft;
+pub mod show;
 
 use crate::rules::Rules;
 use clap::{Args, Parser, Subcommand};
@@ -26,6 +27,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Search positions (or annotate games) from a file or stdin: text or JSON lines.
     Analyse(analyse::AnalyseArgs),
+    /// Draw a position in the terminal, or as an SVG picture with an optional arrow.
+    Show(show::ShowArgs),
     /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
     Match(Box<crate::tools::matches::MatchArgs>),
 }
@@ -76,6 +79,7 @@ pub fn run(command: Command) -> i32 {
         Command::Bench(args) => bench::run(args),
         // Analyse and show answer their own exit codes: 1 for invalid input.
         Command::Analyse(args) => return analyse::run(args),
+        Command::Show(args) => return show::run(args),
         Command::Match(args) => crate::tools::matches::run(args),
     };
     match result {
