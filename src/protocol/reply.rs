@@ -638,7 +638,7 @@ mod tests {
                 hashfull: 12,
                 pv: vec!["g3g4".parse().unwrap(), "a7a6".parse().unwrap()],
             };
-            round_trip(&crate::protocol::uci::info_line(&info, wdl));
+            round_trip(&crate::protocol::uci::info_line(&info, wdl).to_string());
         }
     }
 

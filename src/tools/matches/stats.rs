@@ -46,13 +46,8 @@ impl Wdl {
 
     /// Mean and variance of the per-game score (1, ½, 0), the trinomial model.
     fn mean_variance(&self) -> Option<(f64, f64)> {
-        let n = self.games() as f64;
-        let mu = self.score()?;
-        let var = (self.wins as f64 * (1.0 - mu).powi(2)
-            + self.draws as f64 * (0.5 - mu).powi(2)
-            + self.losses as f64 * mu.powi(2))
-            / n;
-        Some((mu, var))
+        (self.games() > 0)
+            .then(|| trinomial(self.wins as f64, self.draws as f64, self.losses as f64))
     }
 
     /// Elo difference that this score means, with the half-width of its 95%
@@ -76,6 +71,15 @@ impl Wdl {
             0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
         })
     }
+}
+
+/// Mean and variance of the per-game score from (possibly fractional) counts
+/// of wins, draws and losses, whose sum must be positive.
+fn trinomial(wins: f64, draws: f64, losses: f64) -> (f64, f64) {
+    let n = wins + draws + losses;
+    let mu = (wins + 0.5 * draws) / n;
+    let var = (wins * (1.0 - mu).powi(2) + draws * (0.5 - mu).powi(2) + losses * mu.powi(2)) / n;
+    (mu, var)
 }
 
 /// Logistic Elo difference of a mean score `s`: −400·log₁₀(1/s − 1).
@@ -214,17 +218,19 @@ impl Sprt {
     /// normal approximation to the GSPRT", used by fishtest's `LLR_logistic` and
     /// by cutechess): with s₀, s₁ the expected scores of elo0 and elo1 under the
     /// logistic model, x̄ the mean per-game score and σ² its trinomial variance
-    /// over N games, LLR ≈ N·(s₁ − s₀)·(2x̄ − s₀ − s₁) / (2σ²). With no variance
-    /// yet (every game the same result) there is no evidence: 0.
+    /// over N games, LLR ≈ N·(s₁ − s₀)·(2x̄ − s₀ − s₁) / (2σ²). As fishtest's
+    /// `regularize` does, a count of zero is taken as 10⁻³ for the mean and
+    /// variance, so that a run of identical results (no variance) still
+    /// counts as evidence instead of leaving the test undecided for ever.
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let Some((mu, var)) = wdl.mean_variance() else {
-            return 0.0;
-        };
-        if var <= 0.0 {
+        let n = wdl.games();
+        if n == 0 {
             return 0.0;
         }
+        let reg = |c: u32| if c == 0 { 1e-3 } else { c as f64 };
+        let (mu, var) = trinomial(reg(wdl.wins), reg(wdl.draws), reg(wdl.losses));
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        wdl.games() as f64 * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+        n as f64 * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
     }
 
     /// Whether to stop, and with which hypothesis.
@@ -301,14 +307,21 @@ mod tests {
         // A score halfway between s0 and s1 is no evidence either way.
         assert!(sprt.llr(&wdl(40, 20, 40)) < 0.0);
         assert!(sprt.llr(&wdl(60, 20, 40)) > 0.0);
-        assert_eq!(sprt.llr(&wdl(0, 10, 0)), 0.0);
+        // All draws: a score of ½, below the midpoint of s₀ and s₁.
+        assert!(sprt.llr(&wdl(0, 10, 0)) < 0.0);
+        // Every game won: no variance, yet strong evidence for H1.
+        assert_eq!(sprt.state(&wdl(8, 0, 0)), SprtState::H1);
+        assert_eq!(sprt.state(&wdl(0, 0, 8)), SprtState::H0);
+        assert_eq!(sprt.llr(&Wdl::default()), 0.0);
         assert_eq!(sprt.state(&wdl(600, 200, 400)), SprtState::H1);
         assert_eq!(sprt.state(&wdl(400, 200, 600)), SprtState::H0);
         assert_eq!(sprt.state(&wdl(3, 2, 3)), SprtState::Continue);
-        // The formula by hand: 10-0-10, x̄ = ½, σ² = ¼, N = 20.
+        // The formula by hand: 10-2-8, x̄ = 0.55, σ² = (10·0.45² + 2·0.05² + 8·0.55²)/20.
         let (s0, s1) = (0.5, score_from_elo(5.0));
-        let by_hand = 20.0 * (s1 - s0) * (1.0 - s0 - s1) / (2.0 * 0.25);
-        assert!((sprt.llr(&wdl(10, 0, 10)) - by_hand).abs() < 1e-12);
+        let var = (10.0 * 0.45f64.powi(2) + 2.0 * 0.05f64.powi(2) + 8.0 * 0.55f64.powi(2)) / 20.0;
+        let by_hand = 20.0 * (s1 - s0) * (1.1 - s0 - s1) / (2.0 * var);
+        let llr = sprt.llr(&wdl(10, 2, 8));
+        assert!((llr - by_hand).abs() < 1e-12, "{llr} {by_hand}");
     }
 
     #[test]

@@ -1,0 +1,649 @@
+//! `doushou match` driven through the real binary: doushou against itself at
+//! tiny limits, and against the misbehaving engines of `examples/fake_engine.rs`.
+//! Every record is replayed with the rules code: each move must be legal and
+//! each result must be the rules' outcome or the stated forfeit.
+
+use doushou::rules::{Game, Rules, Side};
+use doushou::tools::matches::pgn;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn doushou() -> &'static str {
+    env!("CARGO_BIN_EXE_doushou")
+}
+
+/// The fake engine, built by `cargo test` with the examples; built here when
+/// a filtered run (`cargo test --test match_runner`) did not.
+fn fake_engine() -> String {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let bin = Path::new(doushou());
+        let dir = bin.parent().expect("the binary sits in a directory");
+        let path = dir
+            .join("examples")
+            .join(format!("fake_engine{}", std::env::consts::EXE_SUFFIX));
+        if !path.exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let mut build = Command::new(cargo);
+            build.args(["build", "--example", "fake_engine"]);
+            if dir.file_name().is_some_and(|n| n == "release") {
+                build.arg("--release");
+            }
+            let status = build.status().expect("cargo runs");
+            assert!(status.success(), "building the fake engine failed");
+        }
+        path
+    })
+    .to_string_lossy()
+    .into_owned()
+}
+
+/// A scratch directory of its own for each test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("doushou-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// What one run of `doushou match` left.
+struct Run {
+    output: Output,
+    stderr: String,
+    json: String,
+    records: Vec<pgn::Record>,
+}
+
+impl Run {
+    /// The per-game lines of the JSON summary (one object a line).
+    fn games(&self) -> Vec<&str> {
+        self.json
+            .lines()
+            .filter(|l| l.trim_start().starts_with("{\"round\""))
+            .collect()
+    }
+
+    /// A field of the engine `name` in the summary.
+    fn engine_field(&self, name: &str, field: &str) -> u64 {
+        let line = self
+            .json
+            .lines()
+            .find(|l| l.contains(&format!("{{\"name\": \"{name}\"")))
+            .unwrap_or_else(|| panic!("no engine {name} in {}", self.json));
+        field_of(line, field).parse().expect("a count")
+    }
+}
+
+/// The text of `"field": value` in a one-line JSON object (quotes dropped).
+fn field_of<'a>(line: &'a str, field: &str) -> &'a str {
+    let key = format!("\"{field}\": ");
+    let start = line
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {field} in {line}"))
+        + key.len();
+    let rest = &line[start..];
+    if let Some(quoted) = rest.strip_prefix('"') {
+        &quoted[..quoted.find('"').expect("closing quote")]
+    } else {
+        rest.split([',', '}']).next().expect("a value").trim()
+    }
+}
+
+fn run_match(name: &str, args: &[&str]) -> Run {
+    let dir = scratch(name);
+    let (pgn_path, json_path) = (dir.join("games.pgn"), dir.join("summary.json"));
+    let output = Command::new(doushou())
+        .arg("match")
+        .args(args)
+        .arg("--pgn")
+        .arg(&pgn_path)
+        .arg("--json")
+        .arg(&json_path)
+        .output()
+        .expect("doushou runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "match failed: {stderr}");
+    let json = std::fs::read_to_string(&json_path).expect("the summary is written");
+    let text = std::fs::read_to_string(&pgn_path).expect("the records are written");
+    let records = pgn::parse(&text).unwrap_or_else(|e| panic!("records unreadable: {e}\n{text}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    Run {
+        output,
+        stderr,
+        json,
+        records,
+    }
+}
+
+/// Replays every record with the rules of its `Rules` tag and checks it
+/// against the summary: legal moves, and a result that is the rules' outcome
+/// for games ended by the rules, the faulty side's loss for a fault.
+fn check_records(run: &Run) {
+    let games = run.games();
+    assert_eq!(games.len(), run.records.len(), "one record per game");
+    for record in &run.records {
+        let round = record.tag("Round").expect("Round tag");
+        let summary = games
+            .iter()
+            .find(|g| field_of(g, "round") == round)
+            .unwrap_or_else(|| panic!("round {round} not in the summary"));
+        for tag in [
+            "Event",
+            "Date",
+            "Red",
+            "Blue",
+            "Result",
+            "Termination",
+            "Variant",
+            "Rules",
+            "TimeControl",
+            "FEN",
+        ] {
+            assert!(record.tag(tag).is_some(), "round {round} lacks {tag}");
+        }
+        assert_eq!(record.tag("Event"), Some("doushou match"));
+        assert_eq!(record.tag("Result"), Some(record.result.as_str()));
+        assert_eq!(field_of(summary, "result"), record.result);
+        assert_eq!(field_of(summary, "red"), record.tag("Red").unwrap());
+        let mut rules = Rules::default();
+        rules
+            .apply_settings(record.tag("Rules").unwrap().split_whitespace())
+            .expect("the Rules tag reads back");
+        let fen = record.tag("FEN").unwrap();
+        let mut game = Game::new(rules, fen.parse().expect("the FEN tag reads back"));
+        for (i, m) in record.moves.iter().enumerate() {
+            if let Err(e) = game.play_text(m) {
+                panic!("round {round}, ply {}: {m}: {e}", i + 1);
+            }
+        }
+        let reason = field_of(summary, "reason");
+        let outcome = game.outcome();
+        match reason {
+            "den" | "all-captured" | "no-legal-move" | "repetition" | "no-capture-limit" => {
+                let outcome = outcome.unwrap_or_else(|| panic!("round {round}: not over"));
+                assert_eq!(outcome.score_text(), record.result, "round {round}");
+                assert_eq!(
+                    record.tag("Termination"),
+                    Some(outcome.to_string().as_str())
+                );
+            }
+            "max-plies" => {
+                assert_eq!(outcome, None, "round {round}");
+                assert_eq!(record.result, "1/2-1/2");
+            }
+            _ => {
+                assert_eq!(outcome, None, "round {round}: a forfeit in a finished game");
+                let faulty = field_of(summary, "faulty");
+                let expected = if faulty == record.tag("Red").unwrap() {
+                    "0-1"
+                } else {
+                    assert_eq!(faulty, record.tag("Blue").unwrap());
+                    "1-0"
+                };
+                assert_eq!(record.result, expected, "round {round}: {reason}");
+            }
+        }
+    }
+}
+
+/// Checks a match of doushou against a fake engine: the fake lost every game,
+/// each for `reason`, and doushou nothing.
+fn check_fake_lost_all(run: &Run, games: usize, reason: &str) {
+    check_records(run);
+    assert_eq!(run.games().len(), games, "{}", run.json);
+    for g in run.games() {
+        assert_eq!(field_of(g, "reason"), reason, "{g}");
+        assert_eq!(field_of(g, "faulty"), "fake", "{g}");
+    }
+    assert_eq!(run.engine_field("fake", "losses"), games as u64);
+    assert_eq!(run.engine_field("ds", "wins"), games as u64);
+    for field in [
+        "time_forfeits",
+        "crashes",
+        "illegal_moves",
+        "no_answers",
+        "start_failures",
+    ] {
+        assert_eq!(run.engine_field("ds", field), 0, "{field}");
+    }
+    // Each fault is named with the engine and the game.
+    assert!(run.stderr.contains("engine 'fake'"), "{}", run.stderr);
+    assert!(run.stderr.contains("game 1 (ds vs fake)"), "{}", run.stderr);
+    assert!(run.stderr.contains("game 2 (fake vs ds)"), "{}", run.stderr);
+}
+
+fn ds() -> String {
+    format!("cmd={}", doushou())
+}
+
+#[test]
+fn doushou_plays_itself_legally_with_colours_swapped() {
+    let cmd = ds();
+    let run = run_match(
+        "self",
+        &[
+            "--engine",
+            "name=a",
+            &cmd,
+            "--engine",
+            "name=b",
+            &cmd,
+            "--nodes",
+            "400",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--max-plies",
+            "80",
+        ],
+    );
+    check_records(&run);
+    assert_eq!(run.records.len(), 4);
+    assert_eq!(run.engine_field("a", "games"), 4);
+    assert_eq!(
+        run.engine_field("a", "wins"),
+        run.engine_field("b", "losses")
+    );
+    // Games 1 and 2 share an opening with colours swapped.
+    let by_round = |r: &str| {
+        run.records
+            .iter()
+            .find(|x| x.tag("Round") == Some(r))
+            .unwrap()
+    };
+    let (g1, g2) = (by_round("1"), by_round("2"));
+    assert_eq!((g1.tag("Red"), g1.tag("Blue")), (Some("a"), Some("b")));
+    assert_eq!((g2.tag("Red"), g2.tag("Blue")), (Some("b"), Some("a")));
+    let opening = |g: &pgn::Record| g.moves[..6].to_vec();
+    assert_eq!(opening(g1), opening(g2));
+    assert_eq!(g1.tag("TimeControl"), Some("nodes 400"));
+    assert_eq!(g1.tag("Variant"), Some("jungle"));
+    let table = String::from_utf8_lossy(&run.output.stdout);
+    assert!(table.contains("a vs b"), "{table}");
+    assert!(table.contains("TimeForfeits"), "{table}");
+    assert!(run.stderr.contains("[4/4]"), "{}", run.stderr);
+}
+
+#[test]
+fn a_round_robin_under_a_variant_with_openings_from_a_file() {
+    let dir = scratch("openings-file");
+    let file = dir.join("openings.txt");
+    // A built position (lions and rats) and a move list from the start.
+    std::fs::write(
+        &file,
+        "# test openings\n7/7/1r5/3l3/7/7/3L3/5R1/7 w 0 1\ng3g4 a7a6 c3d3\n",
+    )
+    .unwrap();
+    let cmd = ds();
+    let run = run_match(
+        "round-robin",
+        &[
+            "--engine",
+            "name=x",
+            &cmd,
+            "--engine",
+            "name=y",
+            &cmd,
+            "--engine",
+            "name=z",
+            &cmd,
+            "--depth",
+            "1",
+            "--games",
+            "4",
+            "--concurrency",
+            "2",
+            "--variant",
+            "xoudouqi",
+            "--set",
+            "NoCaptureLimit=30",
+            "--openings",
+            file.to_str().unwrap(),
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    check_records(&run);
+    assert_eq!(run.records.len(), 12, "3 pairs of 4 games");
+    for name in ["x", "y", "z"] {
+        assert_eq!(run.engine_field(name, "games"), 8);
+    }
+    assert_eq!(run.json.matches("\"first\": ").count(), 3);
+    let fens: Vec<&str> = run.records.iter().map(|r| r.tag("FEN").unwrap()).collect();
+    assert_eq!(fens.iter().filter(|f| f.starts_with("7/7/1r5")).count(), 6);
+    for r in &run.records {
+        assert_eq!(
+            r.tag("Variant"),
+            Some("custom"),
+            "NoCaptureLimit=30 is no preset"
+        );
+        assert!(r.tag("Rules").unwrap().contains("DogOverWolf=true"));
+        assert!(r.tag("Rules").unwrap().contains("NoCaptureLimit=30"));
+    }
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let (cmd, fake) = (ds(), format!("cmd={} illegal 2", fake_engine()));
+    let run = run_match(
+        "illegal",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+        ],
+    );
+    check_fake_lost_all(&run, 2, "illegal-move");
+    assert_eq!(run.engine_field("fake", "illegal_moves"), 2);
+    assert!(run.records[0].tag("Termination").unwrap().contains("d1d5"));
+}
+
+#[test]
+fn a_crash_loses_and_the_match_goes_on() {
+    let (cmd, fake) = (ds(), format!("cmd={} crash 2", fake_engine()));
+    let run = run_match(
+        "crash",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+        ],
+    );
+    check_fake_lost_all(&run, 2, "crash");
+    assert_eq!(run.engine_field("fake", "crashes"), 2);
+    assert!(run.stderr.contains("crashing on purpose"), "{}", run.stderr);
+    assert!(
+        run.records.iter().all(|r| r.moves.len() > 6),
+        "it crashed mid-game"
+    );
+}
+
+#[test]
+fn a_hung_engine_loses_by_no_answer_without_a_clock() {
+    let (cmd, fake) = (ds(), format!("cmd={} hang 2", fake_engine()));
+    let run = run_match(
+        "hang",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+            "--hang-timeout",
+            "800",
+        ],
+    );
+    check_fake_lost_all(&run, 2, "no-answer");
+    assert_eq!(run.engine_field("fake", "no_answers"), 2);
+}
+
+#[test]
+fn a_hung_engine_on_the_clock_loses_on_time() {
+    // The fake's own limits override the match's: a clock for it alone.
+    let (cmd, fake) = (ds(), format!("cmd={} hang 2", fake_engine()));
+    let run = run_match(
+        "hang-clock",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "tc=0.4+0.1",
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+            "--timemargin",
+            "50",
+        ],
+    );
+    check_fake_lost_all(&run, 2, "time-forfeit");
+    assert_eq!(run.engine_field("fake", "time_forfeits"), 2);
+    let tc = run.records[0].tag("TimeControl").unwrap();
+    assert!(tc.contains("0.4+0.1") && tc.contains("nodes 300"), "{tc}");
+}
+
+#[test]
+fn garbage_output_loses_by_an_unreadable_move() {
+    let (cmd, fake) = (ds(), format!("cmd={} garbage 1", fake_engine()));
+    let run = run_match(
+        "garbage",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+        ],
+    );
+    check_fake_lost_all(&run, 2, "illegal-move");
+    assert!(
+        run.records[0]
+            .tag("Termination")
+            .unwrap()
+            .contains("unreadable")
+    );
+}
+
+#[test]
+fn engines_that_do_not_start_lose_every_game() {
+    let (cmd, nouci) = (ds(), format!("cmd={} nouci", fake_engine()));
+    let run = run_match(
+        "nouci",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &nouci,
+            "--nodes",
+            "300",
+            "--games",
+            "3",
+            "--hang-timeout",
+            "500",
+        ],
+    );
+    check_fake_lost_all(&run, 3, "start-failure");
+    assert_eq!(run.engine_field("fake", "start_failures"), 3);
+    assert!(run.stderr.contains("no uciok"), "{}", run.stderr);
+
+    let run = run_match(
+        "nostart",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            "cmd=/nonexistent/engine",
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+        ],
+    );
+    check_fake_lost_all(&run, 2, "start-failure");
+    assert!(run.stderr.contains("cannot start"), "{}", run.stderr);
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match_early() {
+    let (cmd, fake) = (ds(), format!("cmd={} play", fake_engine()));
+    let run = run_match(
+        "sprt",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "--depth",
+            "3",
+            "--games",
+            "60",
+            "--sprt",
+            "elo0=0",
+            "elo1=20",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
+    );
+    check_records(&run);
+    assert!(
+        run.json.contains("\"state\": \"H1 accepted\""),
+        "{}",
+        run.json
+    );
+    assert!(run.records.len() < 60, "{} games", run.records.len());
+    let llr: f64 = field_of(
+        run.json.lines().find(|l| l.contains("\"sprt\"")).unwrap(),
+        "llr",
+    )
+    .parse()
+    .unwrap();
+    assert!(llr >= 2.94, "{llr}");
+    let table = String::from_utf8_lossy(&run.output.stdout);
+    assert!(
+        table.contains("SPRT") && table.contains("H1 accepted"),
+        "{table}"
+    );
+    assert!(run.stderr.contains("LLR"), "{}", run.stderr);
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_reason() {
+    let cmd = ds();
+    let dir = scratch("bad-args");
+    let bad_openings = dir.join("bad.txt");
+    std::fs::write(&bad_openings, "g3g4\ng3g4 g4g5\n").unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--engine", &cmd, "--depth", "1"], "two --engine"),
+        (vec!["--engine", &cmd, "--engine", &cmd], "no limit"),
+        (
+            vec![
+                "--engine",
+                &cmd,
+                "colour=red",
+                "--engine",
+                &cmd,
+                "--depth",
+                "1",
+            ],
+            "unknown key",
+        ),
+        (
+            vec!["--engine", "name=x", "--engine", &cmd, "--depth", "1"],
+            "no command",
+        ),
+        (
+            vec![
+                "--engine",
+                &cmd,
+                "--engine",
+                &cmd,
+                "--depth",
+                "1",
+                "--openings",
+                bad_openings.to_str().unwrap(),
+            ],
+            "line 2",
+        ),
+        (
+            vec![
+                "--engine", &cmd, "--engine", &cmd, "--engine", &cmd, "--depth", "1", "--sprt",
+                "elo0=0", "elo1=5",
+            ],
+            "exactly two",
+        ),
+        (
+            vec!["--engine", &cmd, "--engine", &cmd, "--tc", "fast"],
+            "time control",
+        ),
+        (
+            vec![
+                "--engine", &cmd, "--engine", &cmd, "--depth", "1", "--set", "Nope=1",
+            ],
+            "Nope",
+        ),
+    ];
+    for (args, why) in cases {
+        let out = Command::new(doushou())
+            .arg("match")
+            .args(&args)
+            .output()
+            .expect("doushou runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_side_that_loses_a_forfeit_is_the_faulty_one() {
+    // Guard for check_records: the fake plays Red in game 2; a forfeit there is 0-1.
+    let (cmd, fake) = (ds(), format!("cmd={} illegal 1", fake_engine()));
+    let run = run_match(
+        "sides",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+        ],
+    );
+    let game2 = run
+        .records
+        .iter()
+        .find(|r| r.tag("Round") == Some("2"))
+        .unwrap();
+    assert_eq!(game2.tag("Red"), Some("fake"));
+    assert_eq!(game2.result, "0-1");
+    let fen: doushou::rules::Position = game2.tag("FEN").unwrap().parse().unwrap();
+    let side_to_move_after_opening = if game2.moves.len() % 2 == 0 {
+        fen.side_to_move()
+    } else {
+        fen.side_to_move().opponent()
+    };
+    assert_eq!(
+        side_to_move_after_opening,
+        Side::Red,
+        "the record stops where the faulty side was to move"
+    );
+}
