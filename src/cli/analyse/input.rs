@@ -402,12 +402,8 @@ fn record_game(
         },
     };
     check_moves(&start, &moves, rules, line)?;
-    let tags: Vec<(String, String)> = tags.into_iter().map(|(t, _)| t).collect();
-    let result = tags
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case("Result"))
-        .map(|(_, v)| v.clone())
-        .or(result);
+    let result = find("Result").map(|(v, _)| v.to_string()).or(result);
+    let tags = tags.into_iter().map(|(t, _)| t).collect();
     Ok(GameSpec {
         line,
         tags,

@@ -47,7 +47,8 @@ pub struct AnalyseArgs {
     /// Search each position for this many milliseconds (not reproducible).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub movetime: Option<u64>,
-    /// Report the best K lines of each position (positions only).
+    /// Report the best K lines of each position (positions only; in JSON as a
+    /// `multipv` array).
     #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "game",
           value_parser = clap::value_parser!(u32).range(1..=32))]
     pub multipv: u32,

@@ -47,14 +47,7 @@ fn moves_json(moves: &[Move]) -> String {
 
 /// The line for a fault in the input (or a search that could not run).
 pub fn error(e: &LineError, as_json: bool) -> String {
-    if as_json {
-        Object::new()
-            .num("line", e.line)
-            .str("error", &e.error.to_string())
-            .finish()
-    } else {
-        format!("line {}: error: {}", e.line, e.error)
-    }
+    error_message(e.line, &e.error.to_string(), as_json)
 }
 
 /// The same for a message that is not an input fault.
