@@ -51,6 +51,10 @@ pub enum Termination {
         used_ms: u64,
         /// The time it had, ms, before the margin.
         allowed_ms: u64,
+        /// The `time` of the engine's last `info` line for this move, if any:
+        /// the engine's own count, which tells a slow engine from a slow pipe
+        /// or a starved machine.
+        reported_ms: Option<u64>,
     },
     /// The side answered a move the rules do not allow here, or no readable move.
     IllegalMove {
@@ -159,11 +163,18 @@ impl fmt::Display for Termination {
                 side,
                 used_ms,
                 allowed_ms,
-            } => write!(
-                f,
-                "{} wins: {side} lost on time ({used_ms} ms used of {allowed_ms} ms)",
-                side.opponent()
-            ),
+                reported_ms,
+            } => {
+                write!(
+                    f,
+                    "{} wins: {side} lost on time ({used_ms} ms used of {allowed_ms} ms",
+                    side.opponent()
+                )?;
+                if let Some(r) = reported_ms {
+                    write!(f, "; its last info said {r} ms")?;
+                }
+                f.write_str(")")
+            }
             Termination::IllegalMove { side, detail } => write!(
                 f,
                 "{} wins: {side} played an illegal move ({detail})",
@@ -384,10 +395,12 @@ fn run_game(
             sent,
             referee,
         );
+        let mut reported_ms = None;
         let answer = loop {
             match engine.recv(deadline.at, "bestmove", sent) {
                 Ok(line) => match line.text.parse::<Reply>() {
                     Ok(Reply::BestMove { best, .. }) => break (best, line.at),
+                    Ok(Reply::Info(info)) => reported_ms = info.time.or(reported_ms),
                     Err(e) if line.text.split_whitespace().next() == Some("bestmove") => {
                         return Termination::IllegalMove {
                             side,
@@ -403,6 +416,7 @@ fn run_game(
                             side,
                             used_ms: waited_ms,
                             allowed_ms,
+                            reported_ms,
                         },
                         None => Termination::NoAnswer { side, waited_ms },
                     };
@@ -419,6 +433,7 @@ fn run_game(
                 side,
                 used_ms,
                 allowed_ms,
+                reported_ms,
             };
         }
         if let (Some(left), Some(tc)) = (clocks[side.index()], seats[side.index()].limits.tc) {

@@ -457,8 +457,12 @@ fn report_fault(record: &GameRecord, job: Job, names: &[&str]) {
         Termination::TimeForfeit {
             used_ms,
             allowed_ms,
+            reported_ms,
             ..
-        } => format!("lost on time ({used_ms} ms used of {allowed_ms} ms)"),
+        } => {
+            let own = reported_ms.map_or(String::new(), |r| format!("; its last info said {r} ms"));
+            format!("lost on time ({used_ms} ms used of {allowed_ms} ms{own})")
+        }
         Termination::IllegalMove { detail, .. } => format!("played an illegal move: {detail}"),
         Termination::Crash { detail, .. } => format!("crashed: {detail}"),
         Termination::NoAnswer { waited_ms, .. } => {
