@@ -7,6 +7,7 @@
 //! - [`bench`]: the fixed search whose node count signs each change.
 //! - [`cli`]: the command line and its tools.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
+//! - [`tuning`]: self-play data and the Texel tuner of the evaluation's weights.
 
 pub mod bench;
 pub mod cli;
@@ -15,3 +16,4 @@ pub mod options;
 pub mod protocol;
 pub mod rules;
 pub mod tools;
+pub mod tuning;

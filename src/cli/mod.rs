@@ -3,7 +3,9 @@
 pub mod analyse;
 pub mod bench;
 pub mod perft;
+pub mod selfplay;
 pub mod show;
+pub mod tune;
 
 use crate::rules::Rules;
 use clap::{Args, Parser, Subcommand};
@@ -29,6 +31,10 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Draw a position in the terminal, or as an SVG picture with an optional arrow.
     Show(show::ShowArgs),
+    /// Play the engine against itself and write labelled positions for `tune`.
+    Selfplay(selfplay::SelfplayArgs),
+    /// Fit the evaluation's weights to self-play data (Texel) and write weights.rs.
+    Tune(tune::TuneArgs),
     /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
     Match(Box<crate::tools::matches::MatchArgs>),
 }
@@ -80,6 +86,8 @@ pub fn run(command: Command) -> i32 {
         // Analyse and show answer their own exit codes: 1 for invalid input.
         Command::Analyse(args) => return analyse::run(args),
         Command::Show(args) => return show::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Match(args) => crate::tools::matches::run(args),
     };
     match result {

@@ -1,0 +1,397 @@
+//! Self-play: the engine plays itself from the start position, a few random
+//! plies first so that games differ, and every quiet position of each game is
+//! written with the game's result (the format of [`crate::tuning`]).
+//!
+//! Each game is a function of the seed and its index alone (its own random
+//! plies, a fresh transposition table, one search thread, a depth or node
+//! limit), and games are written in index order, so a run is reproducible
+//! whatever `jobs` is.
+
+use super::Rng;
+use crate::engine::search::Silent;
+use crate::engine::{Engine, Limits};
+use crate::rules::{
+    DEN, Game, NEIGHBOURS, Outcome, Position, RULE_OPTION_NAMES, Rules, START_FEN, Side,
+};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// What a self-play run does.
+#[derive(Clone, Debug)]
+pub struct SelfplayConfig {
+    /// Games to play.
+    pub games: usize,
+    /// Search depth per move (with or instead of `nodes`).
+    pub depth: Option<u32>,
+    /// Search nodes per move (with or instead of `depth`).
+    pub nodes: Option<u64>,
+    /// Random plies at the start of each game (not written).
+    pub random_plies: usize,
+    /// Seed of every game's random plies.
+    pub seed: u64,
+    /// Games played at once, one thread each.
+    pub jobs: usize,
+    /// Plies after which an unfinished game is scored a draw.
+    pub max_plies: usize,
+    /// Transposition table of each engine, MB.
+    pub hash_mb: usize,
+    /// The rules the games are played under.
+    pub rules: Rules,
+}
+
+impl Default for SelfplayConfig {
+    fn default() -> SelfplayConfig {
+        SelfplayConfig {
+            games: 100,
+            depth: None,
+            nodes: Some(5000),
+            random_plies: 8,
+            seed: 1,
+            jobs: 1,
+            max_plies: 400,
+            hash_mb: 4,
+            rules: Rules::default(),
+        }
+    }
+}
+
+/// Why self-play could not run or stopped.
+#[derive(Debug)]
+pub enum SelfplayError {
+    /// The configuration cannot work (no limit, no games, no threads).
+    Config(String),
+    /// The engine refused an option or a position.
+    Engine(String),
+    /// Writing the output failed.
+    Io(std::io::Error),
+}
+
+impl fmt::Display for SelfplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SelfplayError::Config(s) => write!(f, "selfplay: {s}"),
+            SelfplayError::Engine(s) => write!(f, "selfplay engine: {s}"),
+            SelfplayError::Io(e) => write!(f, "selfplay output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SelfplayError {}
+
+impl From<std::io::Error> for SelfplayError {
+    fn from(e: std::io::Error) -> SelfplayError {
+        SelfplayError::Io(e)
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The game's index in the run (0-based).
+    pub index: usize,
+    /// The quiet positions written, as text.
+    pub positions: Vec<String>,
+    /// Red's score: 1, 0.5 or 0.
+    pub result: f64,
+    /// Plies played, random ones included.
+    pub plies: usize,
+    /// How it ended; `None` for the `max_plies` draw.
+    pub outcome: Option<Outcome>,
+}
+
+/// Where a run stands, for progress reports.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    /// Games finished and written.
+    pub games: usize,
+    /// Games to play.
+    pub total: usize,
+    /// Positions written.
+    pub positions: usize,
+    /// Red wins, draws, Blue wins so far.
+    pub score: [usize; 3],
+    /// Seconds since the start.
+    pub seconds: f64,
+}
+
+/// What a whole run produced.
+pub type Summary = Progress;
+
+/// Whether `pos` is quiet in the Texel sense: the static evaluation is what a
+/// quiescence search would answer. So no capture for the side to move and no
+/// piece of either side next to the enemy den (a den threat, which the search
+/// resolves and the evaluation does not try to).
+pub fn is_quiet(pos: &Position, rules: &Rules) -> bool {
+    for side in Side::BOTH {
+        let den = DEN[side.index()].trailing_zeros() as usize;
+        if NEIGHBOURS[den] & pos.occupied(side.opponent()) != 0 {
+            return false;
+        }
+    }
+    !pos.generate(rules).iter().any(|&m| pos.is_capture(m))
+}
+
+/// Red's score of a finished game.
+fn red_score(outcome: Option<Outcome>) -> f64 {
+    match outcome {
+        Some(Outcome::Win {
+            winner: Side::Red, ..
+        }) => 1.0,
+        Some(Outcome::Win {
+            winner: Side::Blue, ..
+        }) => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// An engine set up for self-play: one thread, a small table, the run's rules.
+fn new_engine(config: &SelfplayConfig) -> Result<Engine, SelfplayError> {
+    let mut engine = Engine::new();
+    let set = |engine: &mut Engine, name: &str, value: &str| {
+        engine
+            .set_option(name, Some(value))
+            .map_err(|e| SelfplayError::Engine(e.to_string()))
+    };
+    set(&mut engine, "Threads", "1")?;
+    set(&mut engine, "Hash", &config.hash_mb.max(1).to_string())?;
+    for name in &RULE_OPTION_NAMES[1..] {
+        let value = config
+            .rules
+            .get(name)
+            .expect("every listed rule has a value");
+        set(&mut engine, name, &value)?;
+    }
+    Ok(engine)
+}
+
+/// Plays game `index` of the run with `engine` (reset first).
+pub fn play_game(
+    engine: &mut Engine,
+    config: &SelfplayConfig,
+    index: usize,
+) -> Result<GameRecord, SelfplayError> {
+    let mut rng = Rng::new(
+        config
+            .seed
+            .wrapping_mul(0x2545_F491_4F6C_DD1D)
+            .wrapping_add(index as u64),
+    );
+    let rules = config.rules;
+    let mut game = Game::new(rules, Position::startpos());
+    let mut moves: Vec<String> = Vec::new();
+    let mut positions = Vec::new();
+    engine.new_game();
+    let limits = Limits {
+        depth: config.depth,
+        nodes: config.nodes,
+        ..Limits::default()
+    };
+    let outcome = loop {
+        if let Some(outcome) = game.outcome() {
+            break Some(outcome);
+        }
+        if moves.len() >= config.max_plies {
+            break None;
+        }
+        let legal = game.legal_moves();
+        let mv = if moves.len() < config.random_plies {
+            legal[rng.below(legal.len())]
+        } else {
+            let pos = game.position();
+            if is_quiet(pos, &rules) {
+                positions.push(pos.fen());
+            }
+            engine
+                .set_position(START_FEN, &moves)
+                .map_err(|e| SelfplayError::Engine(e.to_string()))?;
+            let result = engine
+                .search(&limits, &Silent)
+                .map_err(|e| SelfplayError::Engine(format!("{e:?}")))?;
+            if !legal.contains(&result.best_move) {
+                return Err(SelfplayError::Engine(format!(
+                    "search answered {} in {}",
+                    result.best_move,
+                    game.position().fen()
+                )));
+            }
+            result.best_move
+        };
+        game.make(mv);
+        moves.push(mv.to_string());
+    };
+    Ok(GameRecord {
+        index,
+        positions,
+        result: red_score(outcome),
+        plies: moves.len(),
+        outcome,
+    })
+}
+
+/// Plays the run on `config.jobs` threads and writes the data to `out`: a header
+/// (the settings and the rules), the games in index order, and a `# done` line.
+/// `progress` hears of each game as it is written.
+pub fn run(
+    config: &SelfplayConfig,
+    out: &mut dyn Write,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Summary, SelfplayError> {
+    if config.depth.is_none() && config.nodes.is_none() {
+        return Err(SelfplayError::Config(
+            "give a search limit (--depth or --nodes)".into(),
+        ));
+    }
+    if config.jobs == 0 {
+        return Err(SelfplayError::Config("--jobs must be at least 1".into()));
+    }
+    let limit = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    let settings = format!(
+        "depth={} nodes={} random-plies={} seed={} max-plies={}",
+        limit(config.depth.map(|d| d.to_string())),
+        limit(config.nodes.map(|n| n.to_string())),
+        config.random_plies,
+        config.seed,
+        config.max_plies
+    );
+    writeln!(out, "# doushou selfplay games={} {settings}", config.games)?;
+    writeln!(out, "# rules: {}", config.rules)?;
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<GameRecord, SelfplayError>>();
+    let mut summary = Progress {
+        total: config.games,
+        ..Progress::default()
+    };
+    let outcome = std::thread::scope(|scope| -> Result<(), SelfplayError> {
+        for _ in 0..config.jobs.min(config.games.max(1)) {
+            let tx = tx.clone();
+            let (next, failed) = (&next, &failed);
+            scope.spawn(move || {
+                let mut engine = match new_engine(config) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        failed.store(true, Ordering::Relaxed);
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                while !failed.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games {
+                        break;
+                    }
+                    let record = play_game(&mut engine, config, index);
+                    if record.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    if tx.send(record).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Games finish out of order; hold them back so the file is in index order.
+        let mut pending = BTreeMap::new();
+        for record in rx {
+            let record = match record {
+                Ok(r) => r,
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            };
+            pending.insert(record.index, record);
+            while let Some(record) = pending.remove(&summary.games) {
+                for fen in &record.positions {
+                    writeln!(out, "{fen} ; {}", record.result)?;
+                }
+                summary.games += 1;
+                summary.positions += record.positions.len();
+                summary.score[match record.result {
+                    r if r > 0.75 => 0,
+                    r if r < 0.25 => 2,
+                    _ => 1,
+                }] += 1;
+                summary.seconds = start.elapsed().as_secs_f64();
+                progress(&summary);
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = outcome {
+        // Stop the other threads soon: they check the flag between games.
+        failed.store(true, Ordering::Relaxed);
+        return Err(e);
+    }
+    writeln!(
+        out,
+        "# done: games={} positions={} red-won={} drawn={} blue-won={} {settings}",
+        summary.games, summary.positions, summary.score[0], summary.score[1], summary.score[2]
+    )?;
+    out.flush()?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_reproducible_and_labelled() {
+        let config = SelfplayConfig {
+            games: 1,
+            depth: Some(2),
+            nodes: None,
+            max_plies: 60,
+            ..SelfplayConfig::default()
+        };
+        let mut engine = new_engine(&config).unwrap();
+        let a = play_game(&mut engine, &config, 3).unwrap();
+        let b = play_game(&mut engine, &config, 3).unwrap();
+        assert_eq!(a.positions, b.positions);
+        assert!(a.plies <= 60);
+        assert!([0.0, 0.5, 1.0].contains(&a.result));
+        let rules = Rules::default();
+        for fen in &a.positions {
+            assert!(is_quiet(&fen.parse().unwrap(), &rules));
+        }
+    }
+
+    #[test]
+    fn a_run_needs_a_limit() {
+        let config = SelfplayConfig {
+            depth: None,
+            nodes: None,
+            ..SelfplayConfig::default()
+        };
+        let mut out = Vec::new();
+        assert!(matches!(
+            run(&config, &mut out, &mut |_| {}),
+            Err(SelfplayError::Config(_))
+        ));
+    }
+
+    #[test]
+    fn output_does_not_depend_on_jobs() {
+        let text = |jobs| {
+            let config = SelfplayConfig {
+                games: 4,
+                depth: Some(1),
+                nodes: None,
+                max_plies: 40,
+                jobs,
+                ..SelfplayConfig::default()
+            };
+            let mut out = Vec::new();
+            run(&config, &mut out, &mut |_| {}).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(text(1), text(3));
+    }
+}

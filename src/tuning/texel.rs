@@ -1,0 +1,532 @@
+//! The Texel method: fit the evaluation's weights so that `sigmoid(K · eval)`
+//! predicts the results of the games the positions came from.
+//!
+//! The evaluation is linear in its weights, so each position is reduced once to
+//! its feature counts (sparse: most are zero) and the mean squared error and
+//! its gradient are exact sums over positions, computed in parallel with rayon.
+//! `K` is fitted first, to the starting weights, and then held: the weights
+//! keep the starting table's scale (centipawns), which the search's margins
+//! were set for. The weights then move by Adam, pulled gently towards their
+//! starting values (L2) so that features seen rarely stay where they were, and
+//! kept within bounds. A tenth of the positions, in blocks of consecutive lines
+//! (so mostly whole games), is held out to show the fit generalises.
+
+use crate::engine::eval::{Weights, feature, feature_counts, feature_name};
+use crate::rules::{Position, Rules, Side};
+use rayon::prelude::*;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Why data could not be read or tuned.
+#[derive(Debug)]
+pub enum TuneError {
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A line of a data file is not `<FEN> ; <result>` or a valid comment.
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Too few positions to fit anything.
+    NotEnoughData(usize),
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TuneError::Parse {
+                path,
+                line,
+                message,
+            } => write!(f, "{}:{line}: {message}", path.display()),
+            TuneError::NotEnoughData(n) => {
+                write!(f, "only {n} positions: too few to tune (need at least 20)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
+
+/// Positions reduced to their sparse feature counts and results.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Feature index of each nonzero count.
+    indices: Vec<u16>,
+    /// The nonzero counts.
+    counts: Vec<i16>,
+    /// Where each position's counts start in `indices`; one more than positions.
+    offsets: Vec<u32>,
+    /// Each position's result from the side to move's view (1 win, 0 loss).
+    results: Vec<f32>,
+}
+
+impl Samples {
+    /// No positions.
+    pub fn new() -> Samples {
+        Samples {
+            offsets: vec![0],
+            ..Samples::default()
+        }
+    }
+
+    /// Adds a position with its feature counts and the side to move's result.
+    pub fn push(&mut self, counts: &[i32; feature::COUNT], result: f64) {
+        for (i, &c) in counts.iter().enumerate() {
+            if c != 0 {
+                self.indices.push(i as u16);
+                self.counts
+                    .push(c.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
+            }
+        }
+        self.offsets.push(self.indices.len() as u32);
+        self.results.push(result as f32);
+    }
+
+    /// Adds every position of `other`.
+    pub fn extend(&mut self, other: &Samples) {
+        let base = self.indices.len() as u32;
+        self.indices.extend_from_slice(&other.indices);
+        self.counts.extend_from_slice(&other.counts);
+        self.offsets
+            .extend(other.offsets[1..].iter().map(|o| o + base));
+        self.results.extend_from_slice(&other.results);
+    }
+
+    /// How many positions.
+    pub fn len(&self) -> usize {
+        self.results.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.results.is_empty()
+    }
+
+    /// Position `i`'s features and result.
+    #[inline]
+    fn get(&self, i: usize) -> (&[u16], &[i16], f64) {
+        let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        (
+            &self.indices[a..b],
+            &self.counts[a..b],
+            self.results[i] as f64,
+        )
+    }
+
+    /// The evaluation of position `i` under `weights`.
+    #[inline]
+    fn eval(&self, i: usize, weights: &[f64]) -> f64 {
+        let (idx, cnt, _) = self.get(i);
+        idx.iter()
+            .zip(cnt)
+            .map(|(&j, &c)| weights[j as usize] * c as f64)
+            .sum()
+    }
+
+    /// Mean squared error of `sigmoid(k · eval)` against the results.
+    pub fn error(&self, weights: &[f64], k: f64) -> f64 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        let sum: f64 = (0..self.len())
+            .into_par_iter()
+            .with_min_len(4096)
+            .map(|i| {
+                let r = self.get(i).2;
+                (r - sigmoid(k * self.eval(i, weights))).powi(2)
+            })
+            .sum();
+        sum / self.len() as f64
+    }
+
+    /// The gradient of [`Samples::error`] with respect to the weights.
+    fn gradient(&self, weights: &[f64], k: f64) -> Vec<f64> {
+        let n = self.len().max(1) as f64;
+        let mut grad = (0..self.len())
+            .into_par_iter()
+            .with_min_len(4096)
+            .fold(
+                || vec![0.0; weights.len()],
+                |mut g, i| {
+                    let (idx, cnt, r) = self.get(i);
+                    let s = sigmoid(k * self.eval(i, weights));
+                    let d = 2.0 * (s - r) * s * (1.0 - s) * k;
+                    for (&j, &c) in idx.iter().zip(cnt) {
+                        g[j as usize] += d * c as f64;
+                    }
+                    g
+                },
+            )
+            .reduce(
+                || vec![0.0; weights.len()],
+                |mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        grad.iter_mut().for_each(|g| *g /= n);
+        grad
+    }
+}
+
+#[inline]
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The positions of one or more data files, split for training and validation.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    /// Positions the weights are fitted to.
+    pub train: Samples,
+    /// Positions held out to measure the fit.
+    pub validation: Samples,
+    /// Self-play games counted by the files' `# done` lines.
+    pub games: usize,
+    /// The `# done` lines' settings, one per finished run (for the summary).
+    pub runs: Vec<String>,
+}
+
+impl Dataset {
+    /// Every position, training and validation.
+    pub fn positions(&self) -> usize {
+        self.train.len() + self.validation.len()
+    }
+}
+
+/// Consecutive lines held out together: 256 lines is a few games.
+const BLOCK: usize = 256;
+
+/// One line of a data file, parsed: `None` for comments and blank lines.
+fn parse_position(line: &str) -> Result<Option<(Position, f64)>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let (fen, result) = line
+        .split_once(';')
+        .ok_or_else(|| "expected '<FEN> ; <result>'".to_string())?;
+    let pos: Position = fen.trim().parse().map_err(|e| format!("{e}"))?;
+    let result: f64 = match result.trim() {
+        "1" | "1.0" | "1-0" => 1.0,
+        "0" | "0.0" | "0-1" => 0.0,
+        "0.5" | "1/2-1/2" => 0.5,
+        other => {
+            return Err(format!(
+                "result '{other}': expected 1, 0.5 or 0 (Red's view)"
+            ));
+        }
+    };
+    Ok(Some((pos, result)))
+}
+
+/// Reads data files (the format of [`crate::tuning`]) into sparse samples.
+pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
+    let mut data = Dataset {
+        train: Samples::new(),
+        validation: Samples::new(),
+        games: 0,
+        runs: Vec::new(),
+    };
+    let mut line_number = 0usize;
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
+            path: path.clone(),
+            error,
+        })?;
+        let parse_error = |line: usize, message: String| TuneError::Parse {
+            path: path.clone(),
+            line,
+            message,
+        };
+        // Rules apply from their line on; gather positions with theirs first.
+        let mut rules = Rules::default();
+        let mut lines = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if let Some(settings) = line.trim().strip_prefix("# rules:") {
+                rules = Rules::default();
+                rules
+                    .apply_settings(settings.split_whitespace())
+                    .map_err(|e| parse_error(i + 1, e.to_string()))?;
+            } else if let Some(done) = line.trim().strip_prefix("# done:") {
+                let games = done
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix("games="))
+                    .and_then(|g| g.parse::<usize>().ok())
+                    .ok_or_else(|| parse_error(i + 1, "'# done:' without games=N".into()))?;
+                data.games += games;
+                data.runs.push(done.trim().to_string());
+            } else {
+                lines.push((i + 1, line, rules));
+            }
+        }
+        let parsed: Vec<(usize, [i32; feature::COUNT], f64)> = lines
+            .par_iter()
+            .filter_map(|&(n, line, rules)| match parse_position(line) {
+                Ok(None) => None,
+                Ok(Some((pos, red_result))) => {
+                    let result = if pos.side_to_move() == Side::Red {
+                        red_result
+                    } else {
+                        1.0 - red_result
+                    };
+                    Some(Ok((n, feature_counts(&pos, &rules), result)))
+                }
+                Err(message) => Some(Err(parse_error(n, message))),
+            })
+            .collect::<Result<_, _>>()?;
+        for (counts, result) in parsed.iter().map(|(_, c, r)| (c, *r)) {
+            let held_out = (line_number / BLOCK) % 10 == 9;
+            line_number += 1;
+            let set = if held_out {
+                &mut data.validation
+            } else {
+                &mut data.train
+            };
+            set.push(counts, result);
+        }
+    }
+    if data.positions() < 20 {
+        return Err(TuneError::NotEnoughData(data.positions()));
+    }
+    if data.validation.is_empty() {
+        // Small sets: validate on the training positions rather than on nothing.
+        let train = data.train.clone();
+        data.validation.extend(&train);
+    }
+    Ok(data)
+}
+
+/// How the fit runs.
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    /// Full passes of gradient descent.
+    pub epochs: usize,
+    /// Adam's step, centipawns: about how far a weight may move per epoch at first.
+    pub learning_rate: f64,
+    /// Strength of the pull of each weight towards its starting value.
+    pub l2: f64,
+    /// Report every this many epochs.
+    pub report_every: usize,
+    /// The logistic scale per centipawn; `None` fits it to the starting weights.
+    pub k: Option<f64>,
+}
+
+impl Default for TuneConfig {
+    fn default() -> TuneConfig {
+        TuneConfig {
+            epochs: 2000,
+            learning_rate: 2.0,
+            l2: 1e-9,
+            report_every: 100,
+            k: None,
+        }
+    }
+}
+
+/// What a fit found.
+#[derive(Clone, Debug)]
+pub struct TuneReport {
+    /// The fitted weights, rounded.
+    pub weights: Weights,
+    /// The logistic scale, per centipawn.
+    pub k: f64,
+    /// Training error before and after.
+    pub train_error: (f64, f64),
+    /// Validation error before and after.
+    pub validation_error: (f64, f64),
+    /// Epochs run.
+    pub epochs: usize,
+}
+
+/// The bounds each weight is kept within: material stays positive, mobility and
+/// tempo small and positive, everything else within ±1000 centipawns.
+pub fn bounds(i: usize) -> (f64, f64) {
+    use feature::*;
+    match i {
+        _ if i < ADVANCE => (50.0, 4000.0),
+        MOBILITY => (0.0, 30.0),
+        TEMPO => (0.0, 100.0),
+        _ => (-1000.0, 1000.0),
+    }
+}
+
+/// The `K` that best fits `weights` to the training positions: a golden-section
+/// search over log K (the error is unimodal in K).
+pub fn fit_k(samples: &Samples, weights: &[f64]) -> f64 {
+    let error = |log_k: f64| samples.error(weights, log_k.exp());
+    let (mut a, mut b) = ((1e-5f64).ln(), (1e-1f64).ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (error(c), error(d));
+    for _ in 0..60 {
+        if fc < fd {
+            b = d;
+            d = c;
+            fd = fc;
+            c = b - g * (b - a);
+            fc = error(c);
+        } else {
+            a = c;
+            c = d;
+            fc = fd;
+            d = a + g * (b - a);
+            fd = error(d);
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Fits the weights to `data` from `start`; `report` hears `(epoch, train
+/// error, validation error)` now and then.
+pub fn tune(
+    data: &Dataset,
+    start: &Weights,
+    config: &TuneConfig,
+    report: &mut dyn FnMut(usize, f64, f64),
+) -> TuneReport {
+    let start_f: Vec<f64> = start.iter().map(|&w| w as f64).collect();
+    let k = config.k.unwrap_or_else(|| fit_k(&data.train, &start_f));
+    let before = (
+        data.train.error(&start_f, k),
+        data.validation.error(&start_f, k),
+    );
+    report(0, before.0, before.1);
+    let mut w = start_f.clone();
+    let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
+    let (beta1, beta2, eps) = (0.9, 0.999, 1e-12);
+    for epoch in 1..=config.epochs {
+        let mut grad = data.train.gradient(&w, k);
+        for (i, g) in grad.iter_mut().enumerate() {
+            *g += 2.0 * config.l2 * (w[i] - start_f[i]);
+        }
+        // The step shrinks linearly to a tenth so the end of the run settles.
+        let progress = epoch as f64 / config.epochs as f64;
+        let lr = config.learning_rate * (1.0 - 0.9 * progress);
+        let (c1, c2) = (1.0 - power(beta1, epoch), 1.0 - power(beta2, epoch));
+        for i in 0..w.len() {
+            m[i] = beta1 * m[i] + (1.0 - beta1) * grad[i];
+            v[i] = beta2 * v[i] + (1.0 - beta2) * grad[i] * grad[i];
+            let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+            let (lo, hi) = bounds(i);
+            w[i] = (w[i] - step).clamp(lo, hi);
+        }
+        if config.report_every > 0 && epoch % config.report_every == 0 {
+            report(epoch, data.train.error(&w, k), data.validation.error(&w, k));
+        }
+    }
+    let mut weights = *start;
+    for (out, &x) in weights.iter_mut().zip(&w) {
+        *out = x.round() as i32;
+    }
+    let rounded: Vec<f64> = weights.iter().map(|&x| x as f64).collect();
+    TuneReport {
+        weights,
+        k,
+        train_error: (before.0, data.train.error(&rounded, k)),
+        validation_error: (before.1, data.validation.error(&rounded, k)),
+        epochs: config.epochs,
+    }
+}
+
+/// `base` to the power `n` (Adam's bias corrections).
+fn power(base: f64, n: usize) -> f64 {
+    base.powi(n.min(i32::MAX as usize) as i32)
+}
+
+/// The text of `weights.rs` for `weights`, one line per group of features
+/// (`material`, `advance.r3`, ...), after the `header` comment lines.
+pub fn render_weights(weights: &Weights, header: &[String]) -> String {
+    let mut out = String::new();
+    for line in header {
+        out.push_str("// ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("// Each line holds one group of `eval::feature`, in index order.\n");
+    out.push_str("/// The weights the engine plays with.\n");
+    out.push_str("pub const WEIGHTS: Weights = [\n");
+    // A group is the name before its last dot (`advance.r3` of `advance.r3.d2`),
+    // or the whole name of a single weight.
+    let group_of = |i: usize| {
+        let name = feature_name(i);
+        match name.rsplit_once('.') {
+            Some((g, d)) => (g.to_string(), Some(d.to_string())),
+            None => (name, None),
+        }
+    };
+    let mut i = 0;
+    while i < weights.len() {
+        let (group, _) = group_of(i);
+        let mut j = i;
+        let mut details = Vec::new();
+        while j < weights.len() {
+            let (g, d) = group_of(j);
+            if g != group {
+                break;
+            }
+            details.extend(d);
+            j += 1;
+        }
+        out.push_str(&format!("    // {group}"));
+        if !details.is_empty() {
+            out.push_str(&format!(": {}", details.join(" ")));
+        }
+        out.push('\n');
+        let values: Vec<String> = weights[i..j].iter().map(|w| w.to_string()).collect();
+        out.push_str(&format!("    {},\n", values.join(", ")));
+        i = j;
+    }
+    out.push_str("];\n");
+    out
+}
+
+/// Writes `weights.rs` text to `path`.
+pub fn write_weights(path: &Path, text: &str) -> Result<(), TuneError> {
+    std::fs::write(path, text).map_err(|error| TuneError::Io {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::WEIGHTS;
+
+    #[test]
+    fn the_table_renders_as_it_is_written() {
+        let text = render_weights(&WEIGHTS, &["header".to_string()]);
+        let built = include_str!("../engine/weights.rs");
+        let body = |t: &str| {
+            t.lines()
+                .skip_while(|l| !l.starts_with("// Each line"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(body(&text), body(built));
+    }
+
+    #[test]
+    fn data_lines_parse_or_say_why() {
+        assert!(parse_position("# comment").unwrap().is_none());
+        let (_, r) = parse_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 ; 0.5")
+            .unwrap()
+            .unwrap();
+        assert_eq!(r, 0.5);
+        assert!(parse_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1").is_err());
+        assert!(parse_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 ; 2").is_err());
+        assert!(parse_position("nonsense ; 1").is_err());
+    }
+}
