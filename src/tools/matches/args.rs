@@ -10,6 +10,10 @@ use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The longest wait the referee accepts from the command line (a year, in
+/// ms): beyond it deadlines could overflow the clock.
+const MAX_WAIT_MS: u64 = 365 * 24 * 3600 * 1000;
+
 /// Arguments of `doushou match`: engine-vs-engine games refereed by the
 /// project's rules, with statistics.
 #[derive(Args, Debug)]
@@ -123,16 +127,16 @@ impl MatchArgs {
             }
             None => None,
         };
-        if games == 0 {
-            return Err(ConfigError("--games must be at least 1".into()));
+        if !(1..=1_000_000).contains(&games) {
+            return Err(ConfigError("--games must be from 1 to 1000000".into()));
         }
         Ok(MatchConfig {
             engines,
             referee: Referee {
                 rules,
                 rule_settings: self.rules.settings(),
-                margin_ms: self.time_margin,
-                hang_timeout: Duration::from_millis(self.hang_timeout.max(1)),
+                margin_ms: self.time_margin.min(MAX_WAIT_MS),
+                hang_timeout: Duration::from_millis(self.hang_timeout.clamp(1, MAX_WAIT_MS)),
                 max_plies: self.max_plies,
             },
             openings,
@@ -146,7 +150,10 @@ impl MatchArgs {
 
     fn openings(&self, rules: crate::rules::Rules) -> Result<Vec<Opening>, ConfigError> {
         if let Some(plies) = self.random_plies {
-            let pairs = self.games.unwrap_or(100).div_ceil(2).max(1);
+            if plies > 1000 {
+                return Err(ConfigError("--random-plies must be at most 1000".into()));
+            }
+            let pairs = self.games.unwrap_or(100).clamp(1, 1_000_000).div_ceil(2);
             let openings = random_openings(pairs, plies, self.seed, rules);
             if openings.is_empty() {
                 return Err(ConfigError(format!(

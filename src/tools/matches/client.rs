@@ -14,6 +14,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::config::EngineSpec;
+use super::game::later;
 
 /// The longest line kept from an engine; the rest of a longer line is dropped
 /// (a garbage-spewing engine must not eat the runner's memory).
@@ -283,7 +284,7 @@ impl EngineProcess {
         let start = Instant::now();
         self.send("uci")?;
         loop {
-            let line = self.recv(start + timeout, "uciok", start)?;
+            let line = self.recv(later(start, timeout), "uciok", start)?;
             match line.text.parse::<Reply>() {
                 Ok(Reply::UciOk) => return Ok(()),
                 Ok(Reply::Id(IdLine::Name(name))) => self.id_name = Some(name),
@@ -310,7 +311,7 @@ impl EngineProcess {
         let start = Instant::now();
         self.send("isready")?;
         loop {
-            let line = self.recv(start + timeout, "readyok", start)?;
+            let line = self.recv(later(start, timeout), "readyok", start)?;
             if line.text.parse::<Reply>() == Ok(Reply::ReadyOk) {
                 return Ok(());
             }

@@ -31,7 +31,7 @@ fn seconds_to_ms(text: &str, what: &str) -> Result<u64, ConfigError> {
         .trim()
         .parse()
         .map_err(|_| ConfigError(format!("{what}: '{text}' is not a number of seconds")))?;
-    if !(0.0..=1e9).contains(&s) {
+    if !(0.0..=1e8).contains(&s) {
         return Err(ConfigError(format!("{what}: '{text}' is out of range")));
     }
     Ok((s * 1000.0).round() as u64)
@@ -166,7 +166,7 @@ impl EngineSpec {
                 "arg" => extra_args.push(value.to_string()),
                 "dir" => dir = Some(PathBuf::from(value)),
                 "tc" => limits.tc = Some(value.parse()?),
-                "movetime" => limits.movetime = Some(number("movetime")?.max(1)),
+                "movetime" => limits.movetime = Some(number("movetime")?.clamp(1, 1 << 40)),
                 "depth" => {
                     limits.depth = Some(u32::try_from(number("depth")?).map_err(|_| {
                         ConfigError(format!("--engine: depth '{value}' is too large"))

@@ -427,7 +427,7 @@ fn run_game(
         let (best, at) = answer;
         let used_ms = at.saturating_duration_since(sent).as_millis() as u64;
         if let Some(allowed_ms) = deadline.allowed_ms
-            && used_ms > allowed_ms + referee.margin_ms
+            && used_ms > allowed_ms.saturating_add(referee.margin_ms)
         {
             return Termination::TimeForfeit {
                 side,
@@ -437,7 +437,8 @@ fn run_game(
             };
         }
         if let (Some(left), Some(tc)) = (clocks[side.index()], seats[side.index()].limits.tc) {
-            clocks[side.index()] = Some(left.saturating_sub(used_ms) + tc.increment_ms);
+            clocks[side.index()] =
+                Some(left.saturating_sub(used_ms).saturating_add(tc.increment_ms));
         }
         if best.is_null() {
             return Termination::IllegalMove {
@@ -472,10 +473,21 @@ fn deadline(
         (c, m) => c.or(m),
     };
     let at = match allowed_ms {
-        Some(ms) => sent + Duration::from_millis(ms + referee.margin_ms),
-        None => sent + referee.hang_timeout,
+        Some(ms) => later(
+            sent,
+            Duration::from_millis(ms.saturating_add(referee.margin_ms)),
+        ),
+        None => later(sent, referee.hang_timeout),
     };
     Deadline { at, allowed_ms }
+}
+
+/// `start + wait`, or a far future if that would overflow the clock.
+pub fn later(start: Instant, wait: Duration) -> Instant {
+    start
+        .checked_add(wait)
+        .or_else(|| start.checked_add(Duration::from_secs(365 * 24 * 3600)))
+        .unwrap_or(start)
 }
 
 /// A line cut to a readable length for messages.
