@@ -1047,7 +1047,12 @@ fn finished_games_answer_without_a_move() {
             nothing_more(&mut e);
         }
         // go infinite and go ponder answer only after stop / ponderhit.
-        for (go, end) in [("go infinite", "stop"), ("go ponder", "ponderhit")] {
+        // (A bare `go ponder` would search on after ponderhit as a bare `go`
+        // does, until stop; with a clock, ponderhit ends it.)
+        for (go, end) in [
+            ("go infinite", "stop"),
+            ("go ponder wtime 1000 btime 1000", "ponderhit"),
+        ] {
             e.send(go);
             let lines = e.sync();
             if !lines.is_empty() {

@@ -70,7 +70,7 @@ impl Default for EngineOptions {
 }
 
 /// The engine options in the order `uci` lists them, before the rule options.
-const ENGINE_OPTIONS: [&str; 12] = [
+const ENGINE_OPTIONS: [&str; 13] = [
     "Threads",
     "Hash",
     "Clear Hash",
@@ -83,6 +83,7 @@ const ENGINE_OPTIONS: [&str; 12] = [
     "Search_LMR",
     "Search_Futility",
     "Search_Aspiration",
+    "Search_DenExtension",
 ];
 
 fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
@@ -160,7 +161,7 @@ impl Engine {
         Engine {
             rules,
             game: Some(Game::new(rules, crate::rules::Position::startpos())),
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb).expect("the default table fits")),
             options,
             running: None,
         }
@@ -201,66 +202,85 @@ impl Engine {
             .is_some_and(|r| !r.handle.is_finished())
     }
 
-    /// Sets an option by name (any case); `value` is `None` for buttons. A rule
-    /// option replays the current game under the new rules; if a move of it is
-    /// illegal under them the engine holds no position.
+    /// Sets an option by name (any case); `value` is `None` for buttons. A valid
+    /// value ends a running search first (as `stop` would); a refused one leaves
+    /// everything as it was. A rule option replays the current game under the new
+    /// rules; if a move of it is illegal under them the engine holds no position.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        if let Some((name, kind)) = engine_option_kind(name) {
-            self.wait();
-            let value = value.unwrap_or("");
-            let o = &mut self.options;
-            match name {
-                "Threads" => o.threads = kind.parse_int(name, value)? as usize,
-                "Hash" => {
-                    let mb = kind.parse_int(name, value)? as usize;
-                    if mb != o.hash_mb {
-                        o.hash_mb = mb;
-                        // Drop the old table first so both never live at once.
-                        self.tt = Arc::new(TranspositionTable::new(1));
-                        self.tt = Arc::new(TranspositionTable::new(mb));
-                    }
-                }
-                "Clear Hash" => self.clear_hash(),
-                "MultiPV" => o.multipv = kind.parse_int(name, value)? as usize,
-                "Move Overhead" => o.move_overhead_ms = kind.parse_int(name, value)? as u64,
-                "Ponder" => o.ponder = kind.parse_bool(name, value)?,
-                "UCI_ShowWDL" => o.show_wdl = kind.parse_bool(name, value)?,
-                "Search_TT" => o.features.tt_cutoffs = kind.parse_bool(name, value)?,
-                "Search_NullMove" => o.features.null_move = kind.parse_bool(name, value)?,
-                "Search_LMR" => o.features.lmr = kind.parse_bool(name, value)?,
-                "Search_Futility" => o.features.futility = kind.parse_bool(name, value)?,
-                "Search_Aspiration" => o.features.aspiration = kind.parse_bool(name, value)?,
-                _ => unreachable!("every listed engine option is handled"),
+        let Some((name, kind)) = engine_option_kind(name) else {
+            let mut rules = self.rules;
+            rules.set(name, value.unwrap_or(""))?;
+            self.end_search();
+            if rules != self.rules {
+                self.rules = rules;
+                self.game = self.game.as_ref().and_then(|g| replay(g, rules));
             }
             return Ok(());
+        };
+        let value = value.unwrap_or("");
+        let mut o = self.options.clone();
+        match name {
+            "Threads" => o.threads = kind.parse_int(name, value)? as usize,
+            "Hash" => o.hash_mb = kind.parse_int(name, value)? as usize,
+            "Clear Hash" => {}
+            "MultiPV" => o.multipv = kind.parse_int(name, value)? as usize,
+            "Move Overhead" => o.move_overhead_ms = kind.parse_int(name, value)? as u64,
+            "Ponder" => o.ponder = kind.parse_bool(name, value)?,
+            "UCI_ShowWDL" => o.show_wdl = kind.parse_bool(name, value)?,
+            "Search_TT" => o.features.tt_cutoffs = kind.parse_bool(name, value)?,
+            "Search_NullMove" => o.features.null_move = kind.parse_bool(name, value)?,
+            "Search_LMR" => o.features.lmr = kind.parse_bool(name, value)?,
+            "Search_Futility" => o.features.futility = kind.parse_bool(name, value)?,
+            "Search_Aspiration" => o.features.aspiration = kind.parse_bool(name, value)?,
+            "Search_DenExtension" => o.features.den_extension = kind.parse_bool(name, value)?,
+            _ => unreachable!("every listed engine option is handled"),
         }
-        let mut rules = self.rules;
-        rules.set(name, value.unwrap_or(""))?;
-        self.wait();
-        if rules != self.rules {
-            self.rules = rules;
-            self.game = self.game.as_ref().and_then(|g| replay(g, rules));
+        self.end_search();
+        if o.hash_mb != self.options.hash_mb {
+            // Drop the old table first so that both never live at once.
+            self.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
+            match TranspositionTable::new(o.hash_mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(why) => {
+                    self.tt = Arc::new(
+                        TranspositionTable::new(self.options.hash_mb).expect("the old size fit"),
+                    );
+                    return Err(OptionError::BadValue {
+                        name: name.to_string(),
+                        value: value.to_string(),
+                        expected: why,
+                    });
+                }
+            }
         }
+        if name == "Clear Hash" {
+            self.clear_hash();
+        }
+        self.options = o;
         Ok(())
     }
 
     /// Forgets everything learnt (the table) for a new game.
     pub fn new_game(&mut self) {
-        self.wait();
+        self.end_search();
         self.clear_hash();
     }
 
     fn clear_hash(&mut self) {
         match Arc::get_mut(&mut self.tt) {
             Some(tt) => tt.clear(),
-            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+            None => {
+                let fresh =
+                    TranspositionTable::new(self.options.hash_mb).expect("the size fit before");
+                self.tt = Arc::new(fresh);
+            }
         }
     }
 
     /// Sets the position from its text and moves. On error the engine holds no
     /// position until the next valid one.
     pub fn set_position<S: AsRef<str>>(&mut self, fen: &str, moves: &[S]) -> Result<(), GameError> {
-        self.wait();
+        self.end_search();
         match Game::from_fen_and_moves(self.rules, fen, moves) {
             Ok(game) => {
                 self.game = Some(game);
@@ -282,8 +302,7 @@ impl Engine {
         listener: Arc<dyn Listener>,
         on_done: OnDone,
     ) -> Result<(), GoError> {
-        self.stop();
-        self.wait();
+        self.end_search();
         let game = self.game.clone().ok_or(GoError::NoPosition)?;
         let stop = Arc::new(AtomicBool::new(false));
         let pondering = Arc::new(AtomicBool::new(limits.ponder));
@@ -348,6 +367,19 @@ impl Engine {
         }
     }
 
+    /// Stops the running search, if any, and waits for it to report: what every
+    /// command that changes the engine's state does first.
+    fn end_search(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
+    /// Replaces the game (a tool that borrowed the engine puts the user's back).
+    pub fn set_game(&mut self, game: Option<Game>) {
+        self.end_search();
+        self.game = game;
+    }
+
     /// Waits for the running search, if any, to end (and report).
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
@@ -358,8 +390,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        self.stop();
-        self.wait();
+        self.end_search();
     }
 }
 

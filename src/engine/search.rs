@@ -38,6 +38,9 @@ pub struct Features {
     pub futility: bool,
     /// Aspiration windows at the root.
     pub aspiration: bool,
+    /// One more ply where the enemy stands next to our den (the check extension
+    /// of this game: the replies are few and forced).
+    pub den_extension: bool,
 }
 
 impl Default for Features {
@@ -48,6 +51,7 @@ impl Default for Features {
             lmr: true,
             futility: true,
             aspiration: true,
+            den_extension: false,
         }
     }
 }
@@ -60,6 +64,7 @@ impl Features {
         lmr: false,
         futility: false,
         aspiration: false,
+        den_extension: false,
     };
 }
 
@@ -312,14 +317,18 @@ impl<'a> Worker<'a> {
                 if self.stopped {
                     break;
                 }
-                // Lines before pv_index are settled; sort the rest again by score.
+                // The lines found so far are settled; keep them in score order.
                 self.root_moves[..=pv_index].sort_by_key(|r| std::cmp::Reverse(r.score));
-                if self.is_main() {
-                    self.report(depth, pv_index, Bound::Exact, listener);
-                }
             }
             if self.stopped {
                 break;
+            }
+            if self.is_main() {
+                // Reported once the depth is done: a later line may overtake an
+                // earlier one, which would otherwise be reported twice.
+                for pv_index in 0..multipv {
+                    self.report(depth, pv_index, Bound::Exact, listener);
+                }
             }
             self.can_stop = true;
             result.depth = depth;
@@ -464,11 +473,12 @@ impl<'a> Worker<'a> {
         });
     }
 
-    /// Counts a node and, every 1024, publishes the count and checks the limits.
+    /// Counts a node and, every 256, publishes the count and checks the limits
+    /// (often enough that `stop` is honoured within a fraction of a millisecond).
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 255 == 0 {
             self.shared.nodes[self.id]
                 .0
                 .store(self.nodes, Ordering::Relaxed);
@@ -548,6 +558,12 @@ impl<'a> Worker<'a> {
         if let Some(score) = self.terminal_score(&moves, ply) {
             return score;
         }
+        let threatened = Self::den_threatened(self.game.position());
+        let depth = if threatened && self.shared.features.den_extension {
+            depth + 1
+        } else {
+            depth
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.quiescence(alpha, beta, ply, &moves);
         }
@@ -583,7 +599,6 @@ impl<'a> Worker<'a> {
             Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
             _ => evaluate(&pos, &self.rules, self.shared.weights),
         };
-        let threatened = Self::den_threatened(&pos);
 
         if !pv_node && !threatened && beta.abs() < MATE_BOUND {
             if features.futility && depth <= 4 && static_eval - 110 * depth >= beta {

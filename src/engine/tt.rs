@@ -108,15 +108,29 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of `megabytes` MB (at least one bucket).
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+    /// A table of `megabytes` MB, or why it cannot be had: more than the memory
+    /// the system has available, or an allocation refused. Asking first matters
+    /// because Linux grants almost any allocation and kills the process later.
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let bytes = megabytes.max(1) << 20;
+        if let Some(available) = available_memory()
+            && bytes as u64 > available
+        {
+            return Err(format!(
+                "at most the {} MB of memory available",
+                available >> 20
+            ));
+        }
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
-        buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable {
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("a size that can be allocated ({megabytes} MB could not)"))?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
             buckets,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
     /// The table's size in bytes.
@@ -241,6 +255,14 @@ impl TranspositionTable {
     }
 }
 
+/// The memory the system can still give, from `/proc/meminfo` where there is one.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 /// Mate scores are stored relative to the node (distance from it), and read back
 /// relative to the root, so that a mate found at one ply is right at another.
 #[inline]
@@ -274,7 +296,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip_every_field() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         let m = Move::from_bits(5 | 12 << 6).unwrap();
         tt.store(0xDEAD_BEEF, m, -29_990, 1234, -3, Bound::Lower);
         let p = tt.probe(0xDEAD_BEEF).unwrap();
@@ -293,7 +315,7 @@ mod tests {
 
     #[test]
     fn deeper_entries_survive_and_hashfull_counts() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1).unwrap();
         tt.new_search();
         tt.store(7, Move::NULL, 10, 0, 20, Bound::Lower);
         tt.store(7, Move::NULL, 11, 0, 2, Bound::Upper);
@@ -314,7 +336,12 @@ mod tests {
     }
 
     #[test]
+    fn an_impossible_size_is_refused() {
+        assert!(TranspositionTable::new(1 << 30).is_err());
+    }
+
+    #[test]
     fn table_is_the_size_asked() {
-        assert_eq!(TranspositionTable::new(16).size_bytes(), 16 << 20);
+        assert_eq!(TranspositionTable::new(16).unwrap().size_bytes(), 16 << 20);
     }
 }

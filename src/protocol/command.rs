@@ -342,6 +342,16 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
         }
         i += 1;
     }
+    // A bare `go` searches until `stop`, as UCI engines do.
+    let limited = limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.mate.is_some()
+        || limits.time.movetime.is_some()
+        || limits.time.red_time.is_some()
+        || limits.time.blue_time.is_some();
+    if !limited {
+        limits.infinite = true;
+    }
     Ok(Command::Go(limits))
 }
 
@@ -382,6 +392,10 @@ mod tests {
         assert_eq!(l.searchmoves.len(), 2);
         assert_eq!(l.depth, Some(5));
         assert_eq!("go perft 3".parse(), Ok(Command::Perft(3)));
+        let Ok(Command::Go(bare)) = "go".parse() else {
+            panic!("go did not parse");
+        };
+        assert!(bare.infinite, "a bare go searches until stop");
     }
 
     #[test]

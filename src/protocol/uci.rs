@@ -38,9 +38,20 @@ impl Output {
         let _ = sink.flush();
     }
 
-    /// `info string error: ...`.
+    /// `info string error: ...`. Control characters quoted from the input are
+    /// escaped, so that no stray byte reaches the GUI.
     pub fn error(&self, text: &str) {
-        self.line(&format!("info string error: {text}"));
+        let clean: String = text
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        self.line(&format!("info string error: {clean}"));
     }
 }
 
@@ -256,9 +267,10 @@ impl Session {
             Command::IsReady => self.out.line(&Reply::ReadyOk.to_string()),
             Command::Debug(on) => self.debug = on,
             Command::SetOption { name, value } => {
+                let had_position = self.engine.game().is_some();
                 if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
                     self.out.error(&e.to_string());
-                } else if self.engine.game().is_none() {
+                } else if had_position && self.engine.game().is_none() {
                     self.out
                         .error("the game's moves are not legal under the new rules; no position");
                 }
@@ -279,9 +291,12 @@ impl Session {
             Command::Eval => self.eval(),
             Command::Moves => self.moves(),
             Command::Bench(depth) => {
+                // The bench borrows the engine's position; the user's comes back after.
+                let game = self.engine.game().cloned();
                 let out = Arc::clone(&self.out);
                 let report =
                     crate::bench::run(&mut self.engine, depth.map(|d| d as i32), |l| out.line(l));
+                self.engine.set_game(game);
                 if let Err(e) = report {
                     self.out.error(&e);
                 }
@@ -389,7 +404,12 @@ impl Session {
             self.out.error("no valid position");
             return;
         };
-        let moves: Vec<String> = game.legal_moves().iter().map(Move::to_string).collect();
+        // A finished game (drawn ones too) has no moves left to play.
+        let moves: Vec<String> = if game.outcome().is_some() {
+            Vec::new()
+        } else {
+            game.legal_moves().iter().map(Move::to_string).collect()
+        };
         self.out
             .line(format!("moves {}", moves.join(" ")).trim_end());
     }
