@@ -498,3 +498,120 @@ fn shorten(text: &str) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Command;
+    use crate::tools::matches::config::TimeControl;
+
+    fn spec(limits: SearchLimits) -> EngineSpec {
+        EngineSpec {
+            name: "e".into(),
+            program: "e".into(),
+            args: vec![],
+            dir: None,
+            options: vec![],
+            limits,
+        }
+    }
+
+    #[test]
+    fn go_lines_are_commands_the_engine_reads() {
+        let tc = TimeControl {
+            base_ms: 1000,
+            increment_ms: 10,
+        };
+        let red = spec(SearchLimits {
+            tc: Some(tc),
+            depth: Some(7),
+            ..SearchLimits::default()
+        });
+        let blue = spec(SearchLimits {
+            nodes: Some(500),
+            movetime: Some(80),
+            ..SearchLimits::default()
+        });
+        let seats = [
+            Seat {
+                spec: &red,
+                limits: red.limits,
+            },
+            Seat {
+                spec: &blue,
+                limits: blue.limits,
+            },
+        ];
+        let clocks = [Some(950), None];
+        let go = go_command(&seats, &clocks, Side::Red);
+        assert_eq!(go, "go wtime 950 winc 10 depth 7");
+        let Ok(Command::Go(limits)) = go.parse() else {
+            panic!("{go} does not parse");
+        };
+        assert_eq!(limits.time.red_time, Some(950));
+        assert_eq!(limits.time.red_increment, 10);
+        assert_eq!(limits.depth, Some(7));
+        let go = go_command(&seats, &clocks, Side::Blue);
+        let Ok(Command::Go(limits)) = go.parse() else {
+            panic!("{go} does not parse");
+        };
+        assert_eq!(limits.time.movetime, Some(80));
+        assert_eq!(limits.nodes, Some(500));
+    }
+
+    #[test]
+    fn deadlines_follow_the_clock_then_the_move_time_then_the_hang_timeout() {
+        let referee = Referee {
+            rules: Rules::default(),
+            rule_settings: vec![],
+            margin_ms: 100,
+            hang_timeout: Duration::from_secs(5),
+            max_plies: None,
+        };
+        let now = Instant::now();
+        let limits = SearchLimits {
+            movetime: Some(300),
+            ..SearchLimits::default()
+        };
+        let d = deadline(limits, Some(200), now, &referee);
+        assert_eq!(
+            (d.allowed_ms, d.at - now),
+            (Some(200), Duration::from_millis(300))
+        );
+        let d = deadline(limits, None, now, &referee);
+        assert_eq!(
+            (d.allowed_ms, d.at - now),
+            (Some(300), Duration::from_millis(400))
+        );
+        let d = deadline(SearchLimits::default(), None, now, &referee);
+        assert_eq!((d.allowed_ms, d.at - now), (None, Duration::from_secs(5)));
+        let far = later(now, Duration::from_millis(u64::MAX));
+        assert!(far > now);
+    }
+
+    #[test]
+    fn faults_lose_for_the_faulty_side() {
+        let t = Termination::Crash {
+            side: Side::Blue,
+            detail: "exited".into(),
+        };
+        assert_eq!(
+            (t.winner(), t.score_text(), t.kind()),
+            (Some(Side::Red), "1-0", "crash")
+        );
+        let t = Termination::TimeForfeit {
+            side: Side::Red,
+            used_ms: 5,
+            allowed_ms: 4,
+            reported_ms: Some(3),
+        };
+        assert_eq!((t.winner(), t.score_text()), (Some(Side::Blue), "0-1"));
+        assert!(t.to_string().contains("its last info said 3 ms"), "{t}");
+        let t = Termination::BothFailedToStart { detail: "x".into() };
+        assert_eq!(
+            (t.winner(), t.faulty(), t.score_text()),
+            (None, None, "1/2-1/2")
+        );
+        assert_eq!(Termination::MaxPlies(9).score_text(), "1/2-1/2");
+    }
+}
