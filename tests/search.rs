@@ -312,3 +312,23 @@ fn mate_search_stops_at_the_mate() {
     assert_eq!(r.best_move.to_string(), "d8d9");
     assert_eq!(Score::from_internal(r.score), Score::Mate(1));
 }
+
+#[test]
+fn den_threats_neither_hide_wins_nor_blow_up_the_search() {
+    // Blue's lion, tiger and panther stand around Red's den; Red's defenders are
+    // near. A runaway extension would search millions of nodes at depth 8.
+    let fen = "6e/7/r6/7/7/7/3p2E/R1l1t2/1WC1D2 w 0 30";
+    let mut engine = engine_with(&Rules::default());
+    for depth in [4, 8] {
+        engine.new_game();
+        engine.set_position(fen, &[] as &[&str]).unwrap();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = engine.search(&limits, &Silent).unwrap();
+        assert!(r.nodes < 3_000_000, "depth {depth}: {} nodes", r.nodes);
+        let game = Game::from_fen_and_moves(Rules::default(), fen, &[] as &[&str]).unwrap();
+        assert!(game.is_legal(r.best_move));
+    }
+}
