@@ -114,9 +114,15 @@ fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
             min: 0,
             max: 5000,
         },
-        "Ponder" => check(false),
-        "UCI_ShowWDL" => check(false),
-        _ => check(true),
+        "Ponder" => check(d.ponder),
+        "UCI_ShowWDL" => check(d.show_wdl),
+        "Search_TT" => check(d.features.tt_cutoffs),
+        "Search_NullMove" => check(d.features.null_move),
+        "Search_LMR" => check(d.features.lmr),
+        "Search_Futility" => check(d.features.futility),
+        "Search_Aspiration" => check(d.features.aspiration),
+        "Search_DenExtension" => check(d.features.den_extension),
+        _ => unreachable!("every listed engine option has a kind"),
     };
     Some((name, kind))
 }

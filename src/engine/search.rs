@@ -44,13 +44,15 @@ pub struct Features {
 }
 
 impl Default for Features {
+    /// What matches showed to gain (docs/search-features.md): null-move pruning
+    /// and aspiration windows did not, so they are off.
     fn default() -> Features {
         Features {
             tt_cutoffs: true,
-            null_move: true,
+            null_move: false,
             lmr: true,
             futility: true,
-            aspiration: true,
+            aspiration: false,
             den_extension: false,
         }
     }
