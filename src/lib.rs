@@ -7,11 +7,13 @@
 //! - [`bench`]: the fixed search whose node count signs each change.
 //! - [`cli`]: the command line and its tools.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
+//! - [`json`]: the little JSON writing the tools need.
 //! - [`tuning`]: self-play data and the Texel tuner of the evaluation's weights.
 
 pub mod bench;
 pub mod cli;
 pub mod engine;
+pub mod json;
 pub mod options;
 pub mod protocol;
 pub mod rules;

@@ -9,7 +9,6 @@
 
 pub mod annotate;
 pub mod input;
-pub mod json;
 pub mod pool;
 pub mod report;
 

@@ -4,7 +4,7 @@
 
 use super::annotate::{GameNotes, PlyNote};
 use super::input::{GameSpec, LineError};
-use super::json::{self, Object};
+use crate::json::{self, Object};
 use crate::engine::search::{Score, SearchResult};
 use crate::protocol::uci::wdl;
 use crate::rules::{Move, Outcome, Side};

@@ -694,9 +694,9 @@ impl MatchSummary {
         let _ = writeln!(s, "  \"planned\": {},", self.planned);
         let _ = writeln!(s, "  \"played\": {},", self.games.len());
         let _ = writeln!(s, "  \"seconds\": {},", num(self.seconds));
-        let _ = writeln!(s, "  \"variant\": {},", json_string(&self.variant));
-        let _ = writeln!(s, "  \"rules\": {},", json_string(&self.rules));
-        let _ = writeln!(s, "  \"limits\": {},", json_string(&self.limits));
+        let _ = writeln!(s, "  \"variant\": {},", crate::json::string(&self.variant));
+        let _ = writeln!(s, "  \"rules\": {},", crate::json::string(&self.rules));
+        let _ = writeln!(s, "  \"limits\": {},", crate::json::string(&self.limits));
         s.push_str("  \"engines\": [\n");
         let engines: Vec<String> = self
             .engines
@@ -704,7 +704,7 @@ impl MatchSummary {
             .map(|e| {
                 format!(
                     "    {{\"name\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"points\": {}, \"time_forfeits\": {}, \"crashes\": {}, \"illegal_moves\": {}, \"no_answers\": {}, \"start_failures\": {}}}",
-                    json_string(&e.name),
+                    crate::json::string(&e.name),
                     e.wdl.games(),
                     e.wdl.wins,
                     e.wdl.draws,
@@ -727,8 +727,8 @@ impl MatchSummary {
                 let (elo, err) = w.elo().map_or((None, None), |(e, r)| (Some(e), Some(r)));
                 format!(
                     "    {{\"first\": {}, \"second\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_error\": {}, \"los\": {}}}",
-                    json_string(a),
-                    json_string(b),
+                    crate::json::string(a),
+                    crate::json::string(b),
                     w.games(),
                     w.wins,
                     w.draws,
@@ -755,7 +755,7 @@ impl MatchSummary {
                     num(*llr),
                     num(lo),
                     num(hi),
-                    json_string(&state.to_string())
+                    crate::json::string(&state.to_string())
                 );
             }
             None => s.push_str("  \"sprt\": null,\n"),
@@ -767,7 +767,7 @@ impl MatchSummary {
             .map(|g| {
                 let t = &g.termination;
                 let faulty = t.faulty().map_or("null".to_string(), |side| {
-                    json_string(match side {
+                    crate::json::string(match side {
                         crate::rules::Side::Red => &g.red,
                         crate::rules::Side::Blue => &g.blue,
                     })
@@ -775,11 +775,11 @@ impl MatchSummary {
                 format!(
                     "    {{\"round\": {}, \"red\": {}, \"blue\": {}, \"result\": {}, \"reason\": {}, \"termination\": {}, \"faulty\": {faulty}, \"plies\": {}, \"opening_plies\": {}, \"duration_ms\": {}}}",
                     g.round,
-                    json_string(&g.red),
-                    json_string(&g.blue),
-                    json_string(t.score_text()),
-                    json_string(t.kind()),
-                    json_string(&t.to_string()),
+                    crate::json::string(&g.red),
+                    crate::json::string(&g.blue),
+                    crate::json::string(t.score_text()),
+                    crate::json::string(t.kind()),
+                    crate::json::string(&t.to_string()),
                     g.plies,
                     g.opening_plies,
                     g.duration_ms
@@ -792,26 +792,6 @@ impl MatchSummary {
     }
 }
 
-/// A JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 #[cfg(test)]
 mod tests {
@@ -832,7 +812,7 @@ mod tests {
 
     #[test]
     fn json_strings_are_escaped() {
-        assert_eq!(json_string("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
+        assert_eq!(crate::json::string("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
     }
 
     #[test]

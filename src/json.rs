@@ -1,6 +1,7 @@
-//! Just enough JSON writing for one-object-per-line output, by hand (the crate
-//! takes no serialisation dependency). Strings are escaped as RFC 8259 asks, so
-//! error messages that quote user input stay valid JSON.
+//! Just enough JSON writing for the tools' output (analysis lines, match
+//! summaries), by hand: the crate takes no serialisation dependency. Strings
+//! are escaped as RFC 8259 asks, so error messages that quote user input stay
+//! valid JSON.
 
 use std::fmt::Write;
 
