@@ -4,8 +4,8 @@
 
 use super::annotate::{GameNotes, PlyNote};
 use super::input::{GameSpec, LineError};
-use crate::json::{self, Object};
 use crate::engine::search::{Score, SearchResult};
+use crate::json::{self, Object};
 use crate::protocol::uci::wdl;
 use crate::rules::{Move, Outcome, Side};
 

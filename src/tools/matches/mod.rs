@@ -792,7 +792,6 @@ impl MatchSummary {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -812,7 +811,10 @@ mod tests {
 
     #[test]
     fn json_strings_are_escaped() {
-        assert_eq!(crate::json::string("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
+        assert_eq!(
+            crate::json::string("a\"b\\c\n\u{1}é"),
+            "\"a\\\"b\\\\c\\n\\u0001é\""
+        );
     }
 
     #[test]
