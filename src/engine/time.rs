@@ -120,10 +120,14 @@ fn budget(limits: &TimeLimits, side: Side, overhead_ms: u64) -> (Option<u64>, Op
     let Some(time) = time else {
         return (None, None);
     };
-    let available = time.saturating_sub(overhead_ms).max(1);
-    let moves_to_go = limits.moves_to_go.unwrap_or(35).clamp(1, 35);
+    // A quarter of the clock stays in reserve against stalls of the machine:
+    // spending the clock down to a few moves' worth loses games to a single
+    // late hiccup. Jungle games run to about 50 moves a side.
+    let reserve = time / 4;
+    let available = time.saturating_sub(overhead_ms + reserve).max(1);
+    let moves_to_go = limits.moves_to_go.unwrap_or(50).clamp(1, 50);
     let optimum = (available / moves_to_go + increment * 3 / 4).min(available / 2);
-    let maximum = (optimum * 4).min(available * 3 / 4).max(optimum);
+    let maximum = (optimum * 3).min(available / 2).max(optimum);
     (Some(optimum.max(1)), Some(maximum.max(1)))
 }
 
@@ -141,6 +145,8 @@ mod tests {
         };
         let (opt, max) = budget(&limits, Side::Red, 30);
         assert!(opt.unwrap() <= max.unwrap() && max.unwrap() < 970);
+        // A quarter of the clock is never planned for.
+        assert!(max.unwrap() <= 750 / 2);
         let (_, max_blue) = budget(&limits, Side::Blue, 30);
         assert!(max_blue.unwrap() <= 20);
         let fixed = TimeLimits {
