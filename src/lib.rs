@@ -10,6 +10,8 @@
 //! - [`json`]: the little JSON writing the tools need.
 //! - [`tuning`]: self-play data and the Texel tuner of the evaluation's weights.
 
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod cli;
 pub mod engine;

@@ -22,6 +22,7 @@ pub struct PerftArgs {
     /// Threads to count on (root moves are shared out).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
 }

@@ -38,6 +38,7 @@ pub struct SelfplayArgs {
     /// The data file to write (`<FEN> ; <result from Red's view>` lines).
     #[arg(long)]
     pub out: PathBuf,
+    /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
 }

@@ -41,6 +41,7 @@ pub struct ShowArgs {
     /// Colours in the terminal.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
 }

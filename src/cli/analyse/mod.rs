@@ -72,6 +72,7 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "MB", default_value_t = 16,
           value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
+    /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
 }
