@@ -21,6 +21,10 @@ pub struct TuneArgs {
     /// Pull of each weight towards its starting value (keeps rare features put).
     #[arg(long, default_value_t = 1e-9)]
     pub l2: f64,
+    /// Start from the weights in this file (as `tune` writes them) instead of
+    /// those built in.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
     /// Where to write the weights: the file the build includes by default.
     #[arg(long, default_value = "src/engine/weights.rs")]
     pub out: PathBuf,
@@ -40,6 +44,10 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     if args.epochs == 0 || !args.learning_rate.is_finite() || !args.l2.is_finite() {
         return Err("--epochs must be positive and the rates finite".into());
     }
+    let start = match &args.start {
+        Some(path) => texel::parse_weights(path).map_err(|e| e.to_string())?,
+        None => WEIGHTS,
+    };
     let data = texel::load(&args.data).map_err(|e| e.to_string())?;
     eprintln!(
         "tune: {} positions ({} for validation) from {} games",
@@ -54,7 +62,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         report_every: (args.epochs / 20).max(1),
         k: None,
     };
-    let report = texel::tune(&data, &WEIGHTS, &config, &mut |epoch, train, valid| {
+    let report = texel::tune(&data, &start, &config, &mut |epoch, train, valid| {
         eprintln!("tune: epoch {epoch:>5}  error {train:.6}  validation {valid:.6}");
     });
     let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();

@@ -38,7 +38,10 @@ use crate::rules::{
 };
 
 /// Distance buckets for advancement: Manhattan distance to the enemy den, 1..=10
-/// (farther counts as 10).
+/// (farther counts as 10). Every piece stands at exactly one distance, so
+/// material and advancement overlap; the tuner pins each animal's material to
+/// its average worth over the data and its advancement row to the difference
+/// each distance makes (see `tuning::texel::pin_material`).
 pub const ADVANCE_BUCKETS: usize = 10;
 
 /// Runners are counted at these distances to the enemy den (2, 3 and 4 steps):

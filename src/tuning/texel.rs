@@ -11,7 +11,7 @@
 //! kept within bounds. A tenth of the positions, in blocks of consecutive lines
 //! (so mostly whole games), is held out to show the fit generalises.
 
-use crate::engine::eval::{Weights, feature, feature_counts, feature_name};
+use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use crate::rules::{Position, Rules, Side};
 use rayon::prelude::*;
 use std::fmt;
@@ -132,6 +132,15 @@ impl Samples {
             .zip(cnt)
             .map(|(&j, &c)| weights[j as usize] * c as f64)
             .sum()
+    }
+
+    /// How much each feature occurs: the sum of its counts' sizes.
+    pub fn occurrences(&self) -> Vec<f64> {
+        let mut out = vec![0.0; feature::COUNT];
+        for (&i, &c) in self.indices.iter().zip(&self.counts) {
+            out[i as usize] += (c as f64).abs();
+        }
+        out
     }
 
     /// Mean squared error of `sigmoid(k · eval)` against the results.
@@ -350,8 +359,9 @@ pub struct TuneReport {
     pub epochs: usize,
 }
 
-/// The bounds each weight is kept within: material stays positive, mobility and
-/// tempo small and positive, everything else within ±1000 centipawns.
+/// The bounds each weight is kept within: material (an animal's average worth,
+/// see [`pin_material`]) stays positive, mobility and tempo small and positive,
+/// everything else within ±1000 centipawns.
 pub fn bounds(i: usize) -> (f64, f64) {
     use feature::*;
     match i {
@@ -359,6 +369,29 @@ pub fn bounds(i: usize) -> (f64, f64) {
         MOBILITY => (0.0, 30.0),
         TEMPO => (0.0, 100.0),
         _ => (-1000.0, 1000.0),
+    }
+}
+
+/// Re-expresses `weights` without changing any evaluation: every piece stands
+/// at exactly one advancement distance, so a constant can move between an
+/// animal's material and its whole advancement row. This moves the row's
+/// average (weighted by `occurrences`, how often each distance occurs) into the
+/// material, which then reads as the animal's average worth over the data.
+pub fn pin_material(weights: &mut [f64], occurrences: &[f64]) {
+    for rank in 0..8 {
+        let row = feature::ADVANCE + rank * ADVANCE_BUCKETS
+            ..feature::ADVANCE + (rank + 1) * ADVANCE_BUCKETS;
+        let seen: f64 = occurrences[row.clone()].iter().sum();
+        if seen == 0.0 {
+            continue;
+        }
+        let mean = row
+            .clone()
+            .map(|i| weights[i] * occurrences[i])
+            .sum::<f64>()
+            / seen;
+        weights[row].iter_mut().for_each(|w| *w -= mean);
+        weights[feature::MATERIAL + rank] += mean;
     }
 }
 
@@ -403,6 +436,7 @@ pub fn tune(
         data.validation.error(&start_f, k),
     );
     report(0, before.0, before.1);
+    let occurrences = data.train.occurrences();
     let mut w = start_f.clone();
     let (mut m, mut v) = (vec![0.0; w.len()], vec![0.0; w.len()]);
     let (beta1, beta2, eps) = (0.9, 0.999, 1e-12);
@@ -418,9 +452,13 @@ pub fn tune(
         for i in 0..w.len() {
             m[i] = beta1 * m[i] + (1.0 - beta1) * grad[i];
             v[i] = beta2 * v[i] + (1.0 - beta2) * grad[i] * grad[i];
-            let step = lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+            w[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
+        }
+        // Pinned before the bounds apply, so that they bound average worths.
+        pin_material(&mut w, &occurrences);
+        for (i, x) in w.iter_mut().enumerate() {
             let (lo, hi) = bounds(i);
-            w[i] = (w[i] - step).clamp(lo, hi);
+            *x = x.clamp(lo, hi);
         }
         if config.report_every > 0 && epoch % config.report_every == 0 {
             report(epoch, data.train.error(&w, k), data.validation.error(&w, k));
@@ -492,6 +530,47 @@ pub fn render_weights(weights: &Weights, header: &[String]) -> String {
     out
 }
 
+/// Reads a weight table in the form [`render_weights`] writes (any Rust
+/// `[a, b, ...]` list of integers after comments are dropped), so that a fit can
+/// start from a table other than the one built in.
+pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
+    let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let error = |message: String| TuneError::Parse {
+        path: path.to_path_buf(),
+        line: 0,
+        message,
+    };
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let list = code
+        .split_once('[')
+        .and_then(|(_, rest)| rest.rsplit_once(']'))
+        .map(|(list, _)| list)
+        .ok_or_else(|| error("no [ ... ] list of weights".into()))?;
+    let values = list
+        .split(',')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| {
+            v.parse::<i32>()
+                .map_err(|_| error(format!("'{v}' is not a weight")))
+        })
+        .collect::<Result<Vec<i32>, _>>()?;
+    Weights::try_from(values.as_slice()).map_err(|_| {
+        error(format!(
+            "{} weights, expected {} (the table of this build's features)",
+            values.len(),
+            feature::COUNT
+        ))
+    })
+}
+
 /// Writes `weights.rs` text to `path`.
 pub fn write_weights(path: &Path, text: &str) -> Result<(), TuneError> {
     std::fs::write(path, text).map_err(|error| TuneError::Io {
@@ -516,6 +595,33 @@ mod tests {
                 .join("\n")
         };
         assert_eq!(body(&text), body(built));
+    }
+
+    #[test]
+    fn a_written_table_reads_back() {
+        let path = std::env::temp_dir().join(format!("doushou-weights-{}.rs", std::process::id()));
+        write_weights(&path, &render_weights(&WEIGHTS, &[])).unwrap();
+        assert_eq!(parse_weights(&path).unwrap(), WEIGHTS);
+        std::fs::write(&path, "pub const WEIGHTS: Weights = [1, 2, 3];").unwrap();
+        assert!(matches!(parse_weights(&path), Err(TuneError::Parse { .. })));
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn pinning_material_changes_no_evaluation() {
+        let pos: Position = "2d3e/l4c1/rTp1w2/7/E6/5R1/1W3t1/3D2L/C6 w 8 34"
+            .parse()
+            .unwrap();
+        let counts = feature_counts(&pos, &Rules::default());
+        let score = |w: &[f64]| -> f64 { w.iter().zip(&counts).map(|(w, &c)| w * c as f64).sum() };
+        let mut w: Vec<f64> = WEIGHTS.iter().map(|&x| x as f64).collect();
+        let before = score(&w);
+        let occurrences: Vec<f64> = (0..feature::COUNT).map(|i| (i % 7) as f64).collect();
+        pin_material(&mut w, &occurrences);
+        assert!((score(&w) - before).abs() < 1e-6);
+        let row = feature::ADVANCE..feature::ADVANCE + ADVANCE_BUCKETS;
+        let mean: f64 = row.clone().map(|i| w[i] * occurrences[i]).sum();
+        assert!(mean.abs() < 1e-6);
     }
 
     #[test]
