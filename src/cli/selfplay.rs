@@ -60,6 +60,8 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         hash_mb: args.hash,
         rules: args.rules.rules()?,
     };
+    // Refuse a bad configuration before creating (and emptying) the output.
+    config.check().map_err(|e| e.to_string())?;
     let file = std::fs::File::create(&args.out)
         .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let mut out = BufWriter::new(file);

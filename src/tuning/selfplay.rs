@@ -43,6 +43,23 @@ pub struct SelfplayConfig {
     pub rules: Rules,
 }
 
+impl SelfplayConfig {
+    /// Whether a run with this configuration can work: a search limit and a
+    /// thread at least. [`run`] checks too; callers may check before they
+    /// create the output.
+    pub fn check(&self) -> Result<(), SelfplayError> {
+        if self.depth.is_none() && self.nodes.is_none() {
+            return Err(SelfplayError::Config(
+                "give a search limit (--depth or --nodes)".into(),
+            ));
+        }
+        if self.jobs == 0 {
+            return Err(SelfplayError::Config("--jobs must be at least 1".into()));
+        }
+        Ok(())
+    }
+}
+
 impl Default for SelfplayConfig {
     fn default() -> SelfplayConfig {
         SelfplayConfig {
@@ -240,14 +257,7 @@ pub fn run(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Summary, SelfplayError> {
-    if config.depth.is_none() && config.nodes.is_none() {
-        return Err(SelfplayError::Config(
-            "give a search limit (--depth or --nodes)".into(),
-        ));
-    }
-    if config.jobs == 0 {
-        return Err(SelfplayError::Config("--jobs must be at least 1".into()));
-    }
+    config.check()?;
     let limit = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     let settings = format!(
         "depth={} nodes={} random-plies={} seed={} max-plies={}",

@@ -36,6 +36,13 @@ pub enum TuneError {
         /// What is wrong with it.
         message: String,
     },
+    /// A weight table (`--start`) that is not one this build can use.
+    BadWeights {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
     /// Too few positions to fit anything.
     NotEnoughData(usize),
 }
@@ -49,6 +56,9 @@ impl fmt::Display for TuneError {
                 line,
                 message,
             } => write!(f, "{}:{line}: {message}", path.display()),
+            TuneError::BadWeights { path, message } => {
+                write!(f, "{}: not a weight table: {message}", path.display())
+            }
             TuneError::NotEnoughData(n) => {
                 write!(f, "only {n} positions: too few to tune (need at least 20)")
             }
@@ -538,9 +548,8 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
         path: path.to_path_buf(),
         error,
     })?;
-    let error = |message: String| TuneError::Parse {
+    let error = |message: String| TuneError::BadWeights {
         path: path.to_path_buf(),
-        line: 0,
         message,
     };
     let code: String = text
@@ -603,7 +612,10 @@ mod tests {
         write_weights(&path, &render_weights(&WEIGHTS, &[])).unwrap();
         assert_eq!(parse_weights(&path).unwrap(), WEIGHTS);
         std::fs::write(&path, "pub const WEIGHTS: Weights = [1, 2, 3];").unwrap();
-        assert!(matches!(parse_weights(&path), Err(TuneError::Parse { .. })));
+        assert!(matches!(
+            parse_weights(&path),
+            Err(TuneError::BadWeights { .. })
+        ));
         std::fs::remove_file(&path).unwrap();
     }
 
