@@ -9,12 +9,14 @@
 //! the weights, the tuner's gradient is exact.
 //!
 //! The unit is the centipawn of the weight table's scale: the tuner keeps the
-//! scale of the hand-set table (it fits the logistic scale `K` once, before
-//! moving any weight), where a cat is worth about 250 and an elephant 1000.
+//! scale of the table it starts from (it fits the logistic scale `K` once,
+//! before moving any weight), first the hand-set one where an elephant was
+//! 1000; the fitted table has the lion and the elephant at about 1000 each.
 //!
-//! What the terms know (see [`feature`] for the index of each weight):
-//! - **material** by rank, with the rat–elephant relation (a rat is worth more
-//!   while the enemy elephant lives) and the rat in water;
+//! What the terms know (see [`feature`] for the index of each weight, and
+//! `docs/tuning.md` for what the fit made of them):
+//! - **material** by rank, with the rat–elephant relation (our rat against a
+//!   living enemy elephant) and the rat in water;
 //! - **advancement**: each animal's distance to the enemy den;
 //! - **den safety**: enemy pieces near our den beyond our defenders on or next
 //!   to our traps, and those defenders; a piece of ours weakened on a trap;
