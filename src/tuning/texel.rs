@@ -103,14 +103,13 @@ impl Samples {
         self.results.push(result as f32);
     }
 
-    /// Adds every position of `other`.
-    pub fn extend(&mut self, other: &Samples) {
-        let base = self.indices.len() as u32;
-        self.indices.extend_from_slice(&other.indices);
-        self.counts.extend_from_slice(&other.counts);
-        self.offsets
-            .extend(other.offsets[1..].iter().map(|o| o + base));
-        self.results.extend_from_slice(&other.results);
+    /// Adds position `i` of `other`.
+    pub fn push_from(&mut self, other: &Samples, i: usize) {
+        let (indices, counts, result) = other.get(i);
+        self.indices.extend_from_slice(indices);
+        self.counts.extend_from_slice(counts);
+        self.offsets.push(self.indices.len() as u32);
+        self.results.push(result as f32);
     }
 
     /// How many positions.
@@ -258,7 +257,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
         games: 0,
         runs: Vec::new(),
     };
-    let mut line_number = 0usize;
+    // Positions so far over all files: the held-out blocks follow this count.
+    let mut position_number = 0usize;
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
             path: path.clone(),
@@ -290,30 +290,37 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
                 lines.push((i + 1, line, rules));
             }
         }
-        let parsed: Vec<(usize, [i32; feature::COUNT], f64)> = lines
-            .par_iter()
-            .filter_map(|&(n, line, rules)| match parse_position(line) {
-                Ok(None) => None,
-                Ok(Some((pos, red_result))) => {
-                    let result = if pos.side_to_move() == Side::Red {
-                        red_result
-                    } else {
-                        1.0 - red_result
-                    };
-                    Some(Ok((n, feature_counts(&pos, &rules), result)))
+        // Lines become sparse samples in parallel, a chunk at a time: a dense
+        // array of counts per position would take half a kilobyte each.
+        let chunks = lines
+            .par_chunks(4096)
+            .map(|chunk| {
+                let mut samples = Samples::new();
+                for &(n, line, rules) in chunk {
+                    let parsed = parse_position(line).map_err(|m| parse_error(n, m))?;
+                    if let Some((pos, red_result)) = parsed {
+                        let result = if pos.side_to_move() == Side::Red {
+                            red_result
+                        } else {
+                            1.0 - red_result
+                        };
+                        samples.push(&feature_counts(&pos, &rules), result);
+                    }
                 }
-                Err(message) => Some(Err(parse_error(n, message))),
+                Ok(samples)
             })
-            .collect::<Result<_, _>>()?;
-        for (counts, result) in parsed.iter().map(|(_, c, r)| (c, *r)) {
-            let held_out = (line_number / BLOCK) % 10 == 9;
-            line_number += 1;
-            let set = if held_out {
-                &mut data.validation
-            } else {
-                &mut data.train
-            };
-            set.push(counts, result);
+            .collect::<Result<Vec<Samples>, TuneError>>()?;
+        for chunk in &chunks {
+            for i in 0..chunk.len() {
+                let held_out = (position_number / BLOCK) % 10 == 9;
+                position_number += 1;
+                let set = if held_out {
+                    &mut data.validation
+                } else {
+                    &mut data.train
+                };
+                set.push_from(chunk, i);
+            }
         }
     }
     if data.positions() < 20 {
@@ -321,8 +328,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
     }
     if data.validation.is_empty() {
         // Small sets: validate on the training positions rather than on nothing.
-        let train = data.train.clone();
-        data.validation.extend(&train);
+        data.validation = data.train.clone();
     }
     Ok(data)
 }
