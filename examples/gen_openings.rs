@@ -10,8 +10,8 @@
 
 use doushou::engine::search::{Score, Silent};
 use doushou::engine::{Engine, Limits};
+use doushou::rng::SplitMix64;
 use doushou::rules::{Game, Position, Rules};
-use doushou::tools::matches::openings::SplitMix64;
 
 /// How many openings.
 const COUNT: usize = 50;
@@ -24,7 +24,7 @@ const SCORE_LIMIT: i32 = 60;
 
 fn main() {
     let rules = Rules::default();
-    let mut rng = SplitMix64(SEED);
+    let mut rng = SplitMix64::new(SEED);
     let mut engine = Engine::new();
     let _ = engine.set_option("Hash", Some("16"));
     let mut kept: Vec<Vec<String>> = Vec::new();

@@ -8,6 +8,7 @@
 //! - [`cli`]: the command line and its tools.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
 //! - [`json`]: the little JSON writing the tools need.
+//! - [`rng`]: the seeded generator behind reproducible self-play and openings.
 //! - [`tuning`]: self-play data and the Texel tuner of the evaluation's weights.
 
 #![warn(missing_docs)]
@@ -18,6 +19,7 @@ pub mod engine;
 pub mod json;
 pub mod options;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod tools;
 pub mod tuning;

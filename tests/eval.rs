@@ -6,8 +6,8 @@ use doushou::engine::eval::{
     WEIGHTS, Weights, evaluate, feature, feature_counts, feature_name, term_scores,
 };
 use doushou::options::OptionKind;
+use doushou::rng::SplitMix64 as Rng;
 use doushou::rules::{Game, Position, RULE_OPTION_NAMES, Rules};
-use doushou::tuning::Rng;
 use doushou::tuning::texel::{Dataset, Samples, TuneConfig, tune};
 
 fn pos(fen: &str) -> Position {

@@ -7,9 +7,9 @@
 //! limit), and games are written in index order, so a run is reproducible
 //! whatever `jobs` is.
 
-use super::Rng;
 use crate::engine::search::Silent;
 use crate::engine::{Engine, Limits};
+use crate::rng::SplitMix64;
 use crate::rules::{
     DEN, Game, NEIGHBOURS, Outcome, Position, RULE_OPTION_NAMES, Rules, START_FEN, Side,
 };
@@ -191,7 +191,7 @@ pub fn play_game(
     config: &SelfplayConfig,
     index: usize,
 ) -> Result<GameRecord, SelfplayError> {
-    let mut rng = Rng::new(
+    let mut rng = SplitMix64::new(
         config
             .seed
             .wrapping_mul(0x2545_F491_4F6C_DD1D)

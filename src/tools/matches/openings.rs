@@ -2,6 +2,7 @@
 //! either a position (`<fen> [moves ...]`) or moves from the start position;
 //! `#` starts a comment. Each is checked with the rules: legal and not over.
 
+use crate::rng::SplitMix64;
 use crate::rules::{Game, Rules, START_FEN};
 use std::fmt;
 
@@ -118,31 +119,10 @@ pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningE
     Ok(out)
 }
 
-/// A small deterministic generator (SplitMix64): the same seed gives the same
-/// openings on every machine, so matches can be repeated.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
-
-impl SplitMix64 {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
-    }
-}
-
 /// `count` openings of `plies` random legal moves from the start position,
 /// none of them over. Deterministic in `seed`.
 pub fn random_openings(count: usize, plies: usize, seed: u64, rules: Rules) -> Vec<Opening> {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut out = Vec::with_capacity(count);
     let mut attempts = 0;
     while out.len() < count && attempts < count * 100 + 100 {
