@@ -90,6 +90,16 @@ fn field_of<'a>(line: &'a str, field: &str) -> &'a str {
     }
 }
 
+/// A match of doushou (`ds`) against the fake engine in `mode`; `fake_keys` go
+/// into the fake's `--engine` words, `args` after both engines.
+fn against_fake(name: &str, mode: &str, fake_keys: &[&str], args: &[&str]) -> Run {
+    let (cmd, fake) = (ds(), format!("cmd={} {mode}", fake_engine()));
+    let mut all = vec!["--engine", "name=ds", &cmd, "--engine", "name=fake", &fake];
+    all.extend_from_slice(fake_keys);
+    all.extend_from_slice(args);
+    run_match(name, &all)
+}
+
 fn run_match(name: &str, args: &[&str]) -> Run {
     let dir = scratch(name);
     let (pgn_path, json_path) = (dir.join("games.pgn"), dir.join("summary.json"));
@@ -325,21 +335,11 @@ fn a_round_robin_under_a_variant_with_openings_from_a_file() {
 
 #[test]
 fn an_illegal_move_loses() {
-    let (cmd, fake) = (ds(), format!("cmd={} illegal 2", fake_engine()));
-    let run = run_match(
+    let run = against_fake(
         "illegal",
-        &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            &fake,
-            "--nodes",
-            "300",
-            "--games",
-            "2",
-        ],
+        "illegal 2",
+        &[],
+        &["--nodes", "300", "--games", "2"],
     );
     check_fake_lost_all(&run, 2, "illegal-move");
     assert_eq!(run.engine_field("fake", "illegal_moves"), 2);
@@ -348,22 +348,7 @@ fn an_illegal_move_loses() {
 
 #[test]
 fn a_crash_loses_and_the_match_goes_on() {
-    let (cmd, fake) = (ds(), format!("cmd={} crash 2", fake_engine()));
-    let run = run_match(
-        "crash",
-        &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            &fake,
-            "--nodes",
-            "300",
-            "--games",
-            "2",
-        ],
-    );
+    let run = against_fake("crash", "crash 2", &[], &["--nodes", "300", "--games", "2"]);
     check_fake_lost_all(&run, 2, "crash");
     assert_eq!(run.engine_field("fake", "crashes"), 2);
     assert!(run.stderr.contains("crashing on purpose"), "{}", run.stderr);
@@ -375,23 +360,11 @@ fn a_crash_loses_and_the_match_goes_on() {
 
 #[test]
 fn a_hung_engine_loses_by_no_answer_without_a_clock() {
-    let (cmd, fake) = (ds(), format!("cmd={} hang 2", fake_engine()));
-    let run = run_match(
+    let run = against_fake(
         "hang",
-        &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            &fake,
-            "--nodes",
-            "300",
-            "--games",
-            "2",
-            "--hang-timeout",
-            "800",
-        ],
+        "hang 2",
+        &[],
+        &["--nodes", "300", "--games", "2", "--hang-timeout", "800"],
     );
     check_fake_lost_all(&run, 2, "no-answer");
     assert_eq!(run.engine_field("fake", "no_answers"), 2);
@@ -400,24 +373,11 @@ fn a_hung_engine_loses_by_no_answer_without_a_clock() {
 #[test]
 fn a_hung_engine_on_the_clock_loses_on_time() {
     // The fake's own limits override the match's: a clock for it alone.
-    let (cmd, fake) = (ds(), format!("cmd={} hang 2", fake_engine()));
-    let run = run_match(
+    let run = against_fake(
         "hang-clock",
-        &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            &fake,
-            "tc=0.4+0.1",
-            "--nodes",
-            "300",
-            "--games",
-            "2",
-            "--timemargin",
-            "50",
-        ],
+        "hang 2",
+        &["tc=0.4+0.1"],
+        &["--nodes", "300", "--games", "2", "--timemargin", "50"],
     );
     check_fake_lost_all(&run, 2, "time-forfeit");
     assert_eq!(run.engine_field("fake", "time_forfeits"), 2);
@@ -427,21 +387,11 @@ fn a_hung_engine_on_the_clock_loses_on_time() {
 
 #[test]
 fn garbage_output_loses_by_an_unreadable_move() {
-    let (cmd, fake) = (ds(), format!("cmd={} garbage 1", fake_engine()));
-    let run = run_match(
+    let run = against_fake(
         "garbage",
-        &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            &fake,
-            "--nodes",
-            "300",
-            "--games",
-            "2",
-        ],
+        "garbage 1",
+        &[],
+        &["--nodes", "300", "--games", "2"],
     );
     check_fake_lost_all(&run, 2, "illegal-move");
     assert!(
@@ -497,16 +447,11 @@ fn engines_that_do_not_start_lose_every_game() {
 
 #[test]
 fn the_sprt_stops_a_lopsided_match_early() {
-    let (cmd, fake) = (ds(), format!("cmd={} play", fake_engine()));
-    let run = run_match(
+    let run = against_fake(
         "sprt",
+        "play",
+        &[],
         &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            &fake,
             "--depth",
             "3",
             "--games",
@@ -612,21 +557,11 @@ fn bad_arguments_are_refused_with_a_reason() {
 #[test]
 fn the_side_that_loses_a_forfeit_is_the_faulty_one() {
     // Guard for check_records: the fake plays Red in game 2; a forfeit there is 0-1.
-    let (cmd, fake) = (ds(), format!("cmd={} illegal 1", fake_engine()));
-    let run = run_match(
+    let run = against_fake(
         "sides",
-        &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            &fake,
-            "--nodes",
-            "300",
-            "--games",
-            "2",
-        ],
+        "illegal 1",
+        &[],
+        &["--nodes", "300", "--games", "2"],
     );
     let game2 = run
         .records

@@ -169,10 +169,23 @@ impl EngineProcess {
     /// on timeout, and, when strict, on a line that is not protocol.
     #[track_caller]
     pub fn next_line_within(&mut self, timeout: Duration) -> Option<String> {
-        if self.eof {
-            return None;
+        match self.receive(timeout) {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Timeout) => {
+                self.fail(&format!("no answer from the engine within {timeout:?}"))
+            }
+            Err(RecvTimeoutError::Disconnected) => None,
         }
-        match self.lines.recv_timeout(timeout) {
+    }
+
+    /// A line within `wait`: `Ok(None)` at end of output, `Err(Timeout)` if none
+    /// came. Every line read is logged and, when strict, checked.
+    #[track_caller]
+    fn receive(&mut self, wait: Duration) -> Result<Option<String>, RecvTimeoutError> {
+        if self.eof {
+            return Ok(None);
+        }
+        match self.lines.recv_timeout(wait) {
             Ok(line) => {
                 self.transcript.push(format!("< {line}"));
                 if self.strict
@@ -180,15 +193,13 @@ impl EngineProcess {
                 {
                     self.fail(&format!("not a protocol line: {e}: {line:?}"));
                 }
-                Some(line)
+                Ok(Some(line))
             }
             Err(RecvTimeoutError::Disconnected) => {
                 self.eof = true;
-                None
+                Ok(None)
             }
-            Err(RecvTimeoutError::Timeout) => {
-                self.fail(&format!("no answer from the engine within {timeout:?}"))
-            }
+            Err(RecvTimeoutError::Timeout) => Err(RecvTimeoutError::Timeout),
         }
     }
 
@@ -204,25 +215,7 @@ impl EngineProcess {
     /// A line if one arrives within `wait`, else `None` (no failure).
     #[track_caller]
     pub fn poll_line(&mut self, wait: Duration) -> Option<String> {
-        if self.eof {
-            return None;
-        }
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => {
-                self.transcript.push(format!("< {line}"));
-                if self.strict
-                    && let Err(e) = check_protocol_line(&line)
-                {
-                    self.fail(&format!("not a protocol line: {e}: {line:?}"));
-                }
-                Some(line)
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                self.eof = true;
-                None
-            }
-            Err(RecvTimeoutError::Timeout) => None,
-        }
+        self.receive(wait).unwrap_or(None)
     }
 
     /// Lines up to and including the first for which `done` holds.
