@@ -16,18 +16,15 @@ use doushou::rules::{
 use std::collections::BTreeSet;
 
 // ---------------------------------------------------------------------------
-// A deterministic PRNG (splitmix64)
+// A deterministic PRNG: the project's SplitMix64, with the remainder-based
+// draws these playouts were written against
 // ---------------------------------------------------------------------------
 
-struct Rng(u64);
+struct Rng(doushou::rng::SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn below(&mut self, n: usize) -> usize {
@@ -707,7 +704,7 @@ fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep
 #[test]
 fn random_playouts_agree_with_the_referee() {
     let fens = start_positions();
-    let mut rng = Rng(0x646F_7573_686F_7521);
+    let mut rng = Rng(doushou::rng::SplitMix64::new(0x646F_7573_686F_7521));
     let (games, max_plies) = (300, 200);
     let mut stats = [0usize; 8];
     for g in 0..games {
