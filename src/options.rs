@@ -66,21 +66,6 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 impl OptionKind {
-    /// The `type ... default ...` tail of a UCI `option` line.
-    pub fn uci_description(&self) -> String {
-        match self {
-            OptionKind::Check { default } => format!("type check default {default}"),
-            OptionKind::Spin { default, min, max } => {
-                format!("type spin default {default} min {min} max {max}")
-            }
-            OptionKind::Combo { default, choices } => {
-                let vars: String = choices.iter().map(|c| format!(" var {c}")).collect();
-                format!("type combo default {default}{vars}")
-            }
-            OptionKind::Button => "type button".to_string(),
-        }
-    }
-
     fn bad(&self, name: &str, value: &str) -> OptionError {
         let expected = match self {
             OptionKind::Check { .. } => "true or false".to_string(),

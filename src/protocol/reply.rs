@@ -4,6 +4,7 @@
 //! engine can print through it too and both sides agree by construction.
 
 use crate::engine::search::Score;
+use crate::options::OptionKind;
 use crate::rules::Move;
 use std::fmt;
 use std::str::FromStr;
@@ -467,9 +468,40 @@ impl fmt::Display for IdLine {
     }
 }
 
+impl OptionLine {
+    /// The line that announces an option of the given kind.
+    pub fn of(name: &str, kind: &OptionKind) -> OptionLine {
+        let mut line = OptionLine {
+            name: name.to_string(),
+            kind: OptionType::Button,
+            default: None,
+            min: None,
+            max: None,
+            vars: Vec::new(),
+        };
+        match kind {
+            OptionKind::Check { default } => {
+                line.kind = OptionType::Check;
+                line.default = Some(default.to_string());
+            }
+            OptionKind::Spin { default, min, max } => {
+                line.kind = OptionType::Spin;
+                line.default = Some(default.to_string());
+                (line.min, line.max) = (Some(*min), Some(*max));
+            }
+            OptionKind::Combo { default, choices } => {
+                line.kind = OptionType::Combo;
+                line.default = Some(default.to_string());
+                line.vars = choices.iter().map(|c| c.to_string()).collect();
+            }
+            OptionKind::Button => {}
+        }
+        line
+    }
+}
+
 impl fmt::Display for OptionLine {
-    /// `option name <name> type <type> default <v> [min <a> max <b>] [var <v> ...]`,
-    /// as [`crate::options::OptionKind::uci_description`] words it.
+    /// `option name <name> type <type> default <v> [min <a> max <b>] [var <v> ...]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "option name {} type {}", self.name, self.kind.name())?;
         if let Some(d) = &self.default {
@@ -607,13 +639,15 @@ mod tests {
 
     #[test]
     fn the_uci_answer_of_the_engine_parses_and_prints_back() {
-        // Every option line the engine prints today, built as uci.rs builds it.
+        // Every option line the engine prints, built as uci.rs builds it.
         for (name, kind) in Engine::option_list() {
-            let line = format!("option name {name} {}", kind.uci_description());
+            let built = OptionLine::of(name, &kind);
+            let line = built.to_string();
             let Reply::Option(o) = round_trip(&line) else {
                 panic!("{line} is not an option");
             };
             assert_eq!(o.name, name);
+            assert_eq!(o, built, "{line}");
         }
     }
 

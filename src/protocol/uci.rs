@@ -3,12 +3,11 @@
 //! through [`Output`], which writes whole lines, flushed, one at a time.
 
 use super::command::Command;
-use super::reply::{IdLine, InfoLine, OptionLine, OptionType, Reply, ScoreBound};
+use super::reply::{IdLine, InfoLine, OptionLine, Reply, ScoreBound};
 use crate::engine::eval::{WEIGHTS, feature, feature_counts, term_of};
 use crate::engine::search::{Listener, Score, SearchInfo, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{Engine, GoError, Limits};
-use crate::options::OptionKind;
 use crate::rules::{Move, Outcome, perft_divide};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -90,36 +89,6 @@ pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
         pv: Some(info.pv.clone()),
         ..InfoLine::default()
     }
-}
-
-/// The `option` line of one option.
-fn option_line(name: &str, kind: &OptionKind) -> OptionLine {
-    let mut line = OptionLine {
-        name: name.to_string(),
-        kind: OptionType::Button,
-        default: None,
-        min: None,
-        max: None,
-        vars: Vec::new(),
-    };
-    match kind {
-        OptionKind::Check { default } => {
-            line.kind = OptionType::Check;
-            line.default = Some(default.to_string());
-        }
-        OptionKind::Spin { default, min, max } => {
-            line.kind = OptionType::Spin;
-            line.default = Some(default.to_string());
-            (line.min, line.max) = (Some(*min), Some(*max));
-        }
-        OptionKind::Combo { default, choices } => {
-            line.kind = OptionType::Combo;
-            line.default = Some(default.to_string());
-            line.vars = choices.iter().map(|c| c.to_string()).collect();
-        }
-        OptionKind::Button => {}
-    }
-    line
 }
 
 /// Prints a search's progress as `info` lines.
@@ -312,7 +281,7 @@ impl Session {
         self.out.line(&Reply::Id(author).to_string());
         for (name, kind) in Engine::option_list() {
             self.out
-                .line(&Reply::Option(option_line(name, &kind)).to_string());
+                .line(&Reply::Option(OptionLine::of(name, &kind)).to_string());
         }
         self.out.line(&Reply::UciOk.to_string());
     }
