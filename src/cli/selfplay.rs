@@ -26,16 +26,22 @@ pub struct SelfplayArgs {
     /// Seed of the random plies: the same seed and settings give the same file.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once, one search thread each.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Games played at once, one search thread each (default: every core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
     /// Plies after which an unfinished game is scored a draw.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
     /// Transposition table of each engine, MB.
     #[arg(long, default_value_t = 4)]
     pub hash: usize,
-    /// The data file to write (`<FEN> ; <result from Red's view>` lines).
+    /// This machine's part of the run, `I/N` (0-based): the I-th of N
+    /// consecutive blocks of games. The index may also come from the
+    /// environment: `--shard env/N` reads `JOB_COMPLETION_INDEX` (a Kubernetes
+    /// Indexed Job). Concatenated in order, the parts equal the unsharded run.
+    #[arg(long, default_value = "0/1", value_name = "I/N")]
+    pub shard: String,
+    /// The data file to write (`<FEN> ; <result> ; <score>` lines, Red's view).
     #[arg(long)]
     pub out: PathBuf,
     /// The rules in force (`--variant`, `--set`).
@@ -55,10 +61,13 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         nodes,
         random_plies: args.random_plies,
         seed: args.seed,
-        jobs: args.jobs,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         max_plies: args.max_plies,
         hash_mb: args.hash,
         rules: args.rules.rules()?,
+        shard: parse_shard(&args.shard)?,
     };
     // Refuse a bad configuration before creating (and emptying) the output.
     config.check().map_err(|e| e.to_string())?;
@@ -91,4 +100,22 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         summary.seconds
     );
     Ok(())
+}
+
+/// `I/N`, or `env/N` for the index in `JOB_COMPLETION_INDEX`.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--shard {text}: expected I/N (e.g. 0/4) or env/N");
+    let (index, count) = text.split_once('/').ok_or_else(bad)?;
+    let index = if index == "env" {
+        std::env::var("JOB_COMPLETION_INDEX")
+            .map_err(|_| format!("--shard {text}: JOB_COMPLETION_INDEX is not set"))?
+    } else {
+        index.to_string()
+    };
+    let index: usize = index.trim().parse().map_err(|_| bad())?;
+    let count: usize = count.trim().parse().map_err(|_| bad())?;
+    if count == 0 || index >= count {
+        return Err(format!("--shard {text}: the index must be below the count"));
+    }
+    Ok((index, count))
 }

@@ -5,10 +5,12 @@
 //!
 //! # Data format
 //!
-//! A data file is text, one position a line: `<FEN> ; <result>`, where the
-//! result is the game's final score **from Red's view**: `1` (Red won), `0.5`
-//! (drawn) or `0` (Blue won). Lines starting with `#` are comments, except two
-//! that the tuner reads:
+//! A data file is text, one position a line: `<FEN> ; <result> ; <score>`,
+//! where the result is the game's final score **from Red's view**: `1` (Red
+//! won), `0.5` (drawn) or `0` (Blue won), and the score is the search's score of
+//! the position in centipawns, also from Red's view (mates clipped to ±3000).
+//! The score field is optional for readers (older files have none). Lines
+//! starting with `#` are comments, except two that the tuner reads:
 //! - `# rules: Name=Value ...`: the rule switches of the positions that follow
 //!   (until the next such line); without one, the default rules;
 //! - `# done: games=N positions=M ...`: a finished self-play run, counted in

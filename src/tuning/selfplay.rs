@@ -41,6 +41,11 @@ pub struct SelfplayConfig {
     pub hash_mb: usize,
     /// The rules the games are played under.
     pub rules: Rules,
+    /// `(I, N)`: this run plays only the `I`-th of `N` consecutive blocks of
+    /// the games, so that `N` machines can each play a part; concatenating the
+    /// parts in shard order gives the lines of the unsharded run (each part
+    /// keeps its own `#` header and summary lines).
+    pub shard: (usize, usize),
 }
 
 impl SelfplayConfig {
@@ -52,6 +57,12 @@ impl SelfplayConfig {
             return Err(SelfplayError::Config(
                 "give a search limit (--depth or --nodes)".into(),
             ));
+        }
+        if self.shard.1 == 0 || self.shard.0 >= self.shard.1 {
+            return Err(SelfplayError::Config(format!(
+                "shard {}/{}: expected I/N with 0 <= I < N",
+                self.shard.0, self.shard.1
+            )));
         }
         if self.jobs == 0 {
             return Err(SelfplayError::Config("--jobs must be at least 1".into()));
@@ -72,6 +83,7 @@ impl Default for SelfplayConfig {
             max_plies: 400,
             hash_mb: 4,
             rules: Rules::default(),
+            shard: (0, 1),
         }
     }
 }
@@ -110,8 +122,9 @@ impl From<std::io::Error> for SelfplayError {
 pub struct GameRecord {
     /// The game's index in the run (0-based).
     pub index: usize,
-    /// The quiet positions written, as text.
-    pub positions: Vec<String>,
+    /// The quiet positions written, as text, each with the search's score in
+    /// centipawns from Red's view.
+    pub positions: Vec<(String, i32)>,
     /// Red's score: 1, 0.5 or 0.
     pub result: f64,
     /// Plies played, random ones included.
@@ -151,6 +164,9 @@ pub fn is_quiet(pos: &Position, rules: &Rules) -> bool {
     }
     !pos.generate(rules).iter().any(|&m| pos.is_capture(m))
 }
+
+/// Search scores are written clipped to this (mates and near-mates alike).
+pub const SCORE_CLIP: i32 = 3000;
 
 /// Red's score of a finished game.
 fn red_score(outcome: Option<Outcome>) -> f64 {
@@ -218,10 +234,6 @@ pub fn play_game(
         let mv = if moves.len() < config.random_plies {
             legal[rng.below(legal.len())]
         } else {
-            let pos = game.position();
-            if is_quiet(pos, &rules) {
-                positions.push(pos.fen());
-            }
             engine
                 .set_position(START_FEN, &moves)
                 .map_err(|e| SelfplayError::Engine(e.to_string()))?;
@@ -234,6 +246,16 @@ pub fn play_game(
                     result.best_move,
                     game.position().fen()
                 )));
+            }
+            let pos = game.position();
+            if is_quiet(pos, &rules) {
+                let score = result.score.clamp(-SCORE_CLIP, SCORE_CLIP);
+                let red_score = if pos.side_to_move() == Side::Red {
+                    score
+                } else {
+                    -score
+                };
+                positions.push((pos.fen(), red_score));
             }
             result.best_move
         };
@@ -260,12 +282,14 @@ pub fn run(
     config.check()?;
     let limit = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     let settings = format!(
-        "depth={} nodes={} random-plies={} seed={} max-plies={}",
+        "depth={} nodes={} random-plies={} seed={} max-plies={} shard={}/{}",
         limit(config.depth.map(|d| d.to_string())),
         limit(config.nodes.map(|n| n.to_string())),
         config.random_plies,
         config.seed,
-        config.max_plies
+        config.max_plies,
+        config.shard.0,
+        config.shard.1
     );
     writeln!(out, "# doushou selfplay games={} {settings}", config.games)?;
     writeln!(out, "# rules: {}", config.rules)?;
@@ -273,12 +297,16 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Result<GameRecord, SelfplayError>>();
+    let (shard, shards) = config.shard;
+    // This shard's block of game indices: first..first + my_games.
+    let first = config.games * shard / shards;
+    let my_games = config.games * (shard + 1) / shards - first;
     let mut summary = Progress {
-        total: config.games,
+        total: my_games,
         ..Progress::default()
     };
     let outcome = std::thread::scope(|scope| -> Result<(), SelfplayError> {
-        for _ in 0..config.jobs.min(config.games.max(1)) {
+        for _ in 0..config.jobs.min(my_games.max(1)) {
             let tx = tx.clone();
             let (next, failed) = (&next, &failed);
             scope.spawn(move || {
@@ -291,11 +319,11 @@ pub fn run(
                     }
                 };
                 while !failed.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games {
+                    let nth = next.fetch_add(1, Ordering::Relaxed);
+                    if nth >= my_games {
                         break;
                     }
-                    let record = play_game(&mut engine, config, index);
+                    let record = play_game(&mut engine, config, first + nth);
                     if record.is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }
@@ -317,9 +345,9 @@ pub fn run(
                 }
             };
             pending.insert(record.index, record);
-            while let Some(record) = pending.remove(&summary.games) {
-                for fen in &record.positions {
-                    writeln!(out, "{fen} ; {}", record.result)?;
+            while let Some(record) = pending.remove(&(first + summary.games)) {
+                for (fen, score) in &record.positions {
+                    writeln!(out, "{fen} ; {} ; {score}", record.result)?;
                 }
                 summary.games += 1;
                 summary.positions += record.positions.len();
@@ -368,7 +396,7 @@ mod tests {
         assert!(a.plies <= 60);
         assert!([0.0, 0.5, 1.0].contains(&a.result));
         let rules = Rules::default();
-        for fen in &a.positions {
+        for (fen, _) in &a.positions {
             assert!(is_quiet(&fen.parse().unwrap(), &rules));
         }
     }
@@ -403,5 +431,51 @@ mod tests {
             String::from_utf8(out).unwrap()
         };
         assert_eq!(text(1), text(3));
+    }
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    /// The position lines of a run (headers and the summary line left out).
+    fn positions(shard: (usize, usize)) -> Vec<String> {
+        let config = SelfplayConfig {
+            games: 5,
+            depth: Some(1),
+            nodes: None,
+            max_plies: 30,
+            jobs: 2,
+            shard,
+            ..SelfplayConfig::default()
+        };
+        let mut out = Vec::new();
+        run(&config, &mut out, &mut |_| {}).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn shards_partition_the_games() {
+        let whole = positions((0, 1));
+        assert!(!whole.is_empty());
+        let parts: Vec<String> = (0..2).flat_map(|i| positions((i, 2))).collect();
+        assert_eq!(parts, whole);
+        assert!(whole.iter().all(|l| l.split(';').count() == 3));
+    }
+
+    #[test]
+    fn a_bad_shard_is_refused() {
+        for shard in [(0, 0), (2, 2), (5, 3)] {
+            let config = SelfplayConfig {
+                shard,
+                ..SelfplayConfig::default()
+            };
+            assert!(matches!(config.check(), Err(SelfplayError::Config(_))));
+        }
     }
 }

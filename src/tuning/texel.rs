@@ -232,9 +232,12 @@ fn parse_position(line: &str) -> Result<Option<(Position, f64)>, String> {
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
-    let (fen, result) = line
-        .split_once(';')
-        .ok_or_else(|| "expected '<FEN> ; <result>'".to_string())?;
+    let mut fields = line.split(';');
+    let fen = fields.next().unwrap_or("");
+    // A third field (the search score) is for the net trainer; Texel fits results.
+    let result = fields
+        .next()
+        .ok_or_else(|| "expected '<FEN> ; <result> [; <score>]'".to_string())?;
     let pos: Position = fen.trim().parse().map_err(|e| format!("{e}"))?;
     let result: f64 = match result.trim() {
         "1" | "1.0" | "1-0" => 1.0,
