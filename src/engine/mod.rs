@@ -3,6 +3,7 @@
 //! the same way; it never reads input itself.
 
 pub mod eval;
+pub mod nnue;
 pub mod search;
 pub mod time;
 pub mod tt;
