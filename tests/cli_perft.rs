@@ -75,7 +75,7 @@ fn perft_3_from_the_start() {
     let out = ok(&["perft", "3"]);
     assert!(out.lines().any(|l| l == "Nodes searched: 12240"), "{out}");
     assert_eq!(nodes(&out), 12_240);
-    // Depth 1 and 2 of RULES.md's table as well, and on more threads.
+    // Depth 1 and 2 of docs/rules.md's table as well, and on more threads.
     assert_eq!(nodes(&ok(&["perft", "1"])), 24);
     assert_eq!(nodes(&ok(&["perft", "2"])), 576);
     assert_eq!(nodes(&ok(&["perft", "4", "--threads", "3"])), 260_099);
@@ -126,7 +126,7 @@ fn divide_lists_every_root_move() {
 
 #[test]
 fn fen_and_moves() {
-    // A suite position under the defaults (../shared/perft-suite.txt, line 2).
+    // A suite position under the defaults (tests/data/perft-suite.txt, the second).
     let fen = "7/7/l2wc2/7/6t/7/7/4RP1/7 w 14 61";
     assert_eq!(nodes(&ok(&["perft", "3", "--fen", fen])), 462);
     // Moves after the position become the game history: Red cat a1 and Blue cat
@@ -159,7 +159,7 @@ fn fen_and_moves() {
 
 #[test]
 fn switches_and_presets_are_accepted() {
-    // ../shared/perft-suite.txt: a position whose counts DogOverWolf changes.
+    // tests/data/perft-suite.txt: a position whose counts DogOverWolf changes.
     let fen = "4c2/2lp3/1t1wL2/7/3d2D/7/1T1W3/7/4P2 w 10 56";
     assert_eq!(
         nodes(&ok(&[

@@ -1,10 +1,10 @@
-//! Perft against reference counts: the shared suite of built positions under each
-//! rule switch (`../shared/perft-suite.txt`), the start position table of
-//! `RULES.md`, and the parallel divide agreeing with the serial one.
+//! Perft against reference counts: the suite of built positions under each rule
+//! switch (`tests/data/perft-suite.txt`), the start position table of
+//! `docs/rules.md`, and the parallel divide agreeing with the serial one.
+
+mod common;
 
 use doushou::rules::{Game, Position, Rules, START_FEN, perft_divide};
-
-const SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft-suite.txt");
 
 /// One line of the suite: position, switches (`defaults` or `Name=Value` items),
 /// and `(depth, leaves)` pairs.
@@ -16,7 +16,7 @@ struct Case {
 }
 
 fn parse_suite() -> Vec<Case> {
-    let text = std::fs::read_to_string(SUITE).unwrap_or_else(|e| panic!("reading {SUITE}: {e}"));
+    let text = common::read_perft_suite();
     let mut cases = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -151,7 +151,7 @@ fn suite_positions_match_reference_counts() {
 
 #[test]
 fn start_position_matches_rules_md_table() {
-    // RULES.md, "Checks anyone can make".
+    // docs/rules.md, "Checks anyone can make".
     let table: [(u32, u64); 5] = [(1, 24), (2, 576), (3, 12_240), (4, 260_099), (5, 5_111_620)];
     let position: Position = START_FEN.parse().unwrap();
     assert_eq!(position, Position::startpos());

@@ -1486,7 +1486,7 @@ fn go_perft_divides_and_counts() {
     let mut e = EngineProcess::start();
     for threads in [1, 2] {
         e.quiet(&format!("setoption name Threads value {threads}"));
-        // RULES.md: perft 3 of the start position is 12,240 over 24 moves.
+        // docs/rules.md: perft 3 of the start position is 12,240 over 24 moves.
         e.quiet("position startpos");
         let (divide, total) = perft(&mut e, 3);
         assert_eq!(total, 12_240);

@@ -1,4 +1,4 @@
-//! Positions built by hand to reach each rule of `RULES.md` under each relevant
+//! Positions built by hand to reach each rule of `docs/rules.md` under each relevant
 //! switch value: river jumps and what blocks them, water, rat and elephant, traps,
 //! dog over wolf, dens, the ends of the game, repetition, the no-capture limit,
 //! and the position notation with its errors.
@@ -7,6 +7,8 @@
 //! dens d1 (Red) and d9 (Blue); Red traps c1 e1 d2, Blue traps c9 e9 d8.
 //! Every FEN written here is checked against the list of pieces it is meant to
 //! hold (`board`), so that a slip in writing it shows up as such.
+
+mod common;
 
 use doushou::rules::{
     DrawReason, FenError, Game, GameError, Move, MoveError, Outcome, Piece, Position, Rules,
@@ -137,7 +139,7 @@ fn win(winner: Side, reason: WinReason) -> Option<Outcome> {
 // ---------------------------------------------------------------------------
 
 /// Each land square next to a river: its land steps, and its jumps (landing
-/// square, water squares crossed, horizontal?) as RULES.md lists them.
+/// square, water squares crossed, horizontal?) as docs/rules.md lists them.
 /// A jump: landing square, the water squares crossed, and whether it is horizontal.
 type JumpSpec = (&'static str, &'static [&'static str], bool);
 
@@ -1348,17 +1350,7 @@ fn side_letters_and_optional_counters() {
 #[test]
 fn fen_round_trips() {
     let mut fens: Vec<String> = vec![START_FEN.to_string()];
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/perft-suite.txt"
-    ))
-    .unwrap();
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        fens.push(line.split(';').next().unwrap().trim().to_string());
-    }
+    fens.extend(common::perft_suite_fens());
     fens.extend(
         [
             "6c/7/7/7/2R4/7/7/7/7 w",

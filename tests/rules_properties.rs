@@ -1,5 +1,5 @@
 //! Random playouts under random rule switches, checked at every ply against a
-//! slow, obviously correct referee written here from `RULES.md` alone: it looks
+//! slow, obviously correct referee written here from `docs/rules.md` alone: it looks
 //! at the board only through `Position::piece_at` and `side_to_move`, tries all
 //! 63 x 63 (from, to) pairs, and keeps its own copy of the board, the counters and
 //! the game's list of positions for repetition.
@@ -9,6 +9,8 @@
 //! count; the notation round-trips; the position's moves, the game's legal moves
 //! (repetition included) and the result all equal the referee's; the mirrored
 //! position has the mirrored moves. Now and then, perft 2 equals the referee's.
+
+mod common;
 
 use doushou::rules::{
     DrawReason, Game, Move, Outcome, Position, Rules, START_FEN, Side, Square, WinReason,
@@ -41,7 +43,7 @@ impl Rng {
 }
 
 // ---------------------------------------------------------------------------
-// The referee's own reading of RULES.md
+// The referee's own reading of docs/rules.md
 // ---------------------------------------------------------------------------
 
 /// Square index from a name: file a..g, rank 1..9, index = (rank - 1) * 7 + file.
@@ -58,7 +60,7 @@ fn marks(names: &[&str]) -> [bool; 63] {
     t
 }
 
-/// The fixed geometry of the board ("Board" in RULES.md).
+/// The fixed geometry of the board ("Board" in docs/rules.md).
 struct Geometry {
     water: [bool; 63],
     red_trap: [bool; 63],
@@ -204,7 +206,7 @@ struct Referee {
 }
 
 impl Referee {
-    /// RULES.md "Capture", rules 1-3 and the trap switches.
+    /// docs/rules.md "Capture", rules 1-3 and the trap switches.
     fn may_take(&self, attacker: u8, from: usize, defender: u8, to: usize) -> bool {
         let (g, sw) = (&self.geo, &self.sw);
         let red = is_red(attacker);
@@ -418,7 +420,7 @@ impl RefGame {
         moves
     }
 
-    /// RULES.md "End of the game", in its order.
+    /// docs/rules.md "End of the game", in its order.
     fn outcome(&self, r: &Referee) -> Option<Outcome> {
         let b = &self.board;
         let g = &r.geo;
@@ -537,17 +539,8 @@ fn random_settings(rng: &mut Rng) -> Vec<String> {
 }
 
 fn start_positions() -> Vec<String> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/perft-suite.txt"
-    ))
-    .unwrap();
     let mut fens = vec![START_FEN.to_string()];
-    for line in text.lines() {
-        if !line.starts_with('#') && !line.trim().is_empty() {
-            fens.push(line.split(';').next().unwrap().trim().to_string());
-        }
-    }
+    fens.extend(common::perft_suite_fens());
     // A few sparse positions where repetition and blocking come quickly.
     fens.extend(
         [

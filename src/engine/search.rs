@@ -514,7 +514,7 @@ impl<'a> Worker<'a> {
         NEIGHBOURS[den] & pos.occupied(us.opponent()) != 0
     }
 
-    /// The verdicts every node gives before searching, in the order of RULES.md:
+    /// The verdicts every node gives before searching, in the order of docs/rules.md:
     /// lost (den entered or no pieces, no legal move), drawn, or a den entry that
     /// wins at once. `None` when the node must be searched.
     #[inline]

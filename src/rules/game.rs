@@ -377,7 +377,7 @@ impl Game {
         Ok(m)
     }
 
-    /// The result if the game is over, checked in the order of `RULES.md`: den,
+    /// The result if the game is over, checked in the order of `docs/rules.md`: den,
     /// no pieces, no legal move, repetition draw, no-capture draw.
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = &self.position;

@@ -1,4 +1,4 @@
-//! The rules of Dou Shou Qi under every switch of `RULES.md`: board geometry,
+//! The rules of Dou Shou Qi under every switch of `docs/rules.md`: board geometry,
 //! positions and their notation, legal moves, game history and results, perft.
 //! Nothing here knows about search or the protocol.
 

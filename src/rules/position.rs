@@ -10,7 +10,7 @@ use super::variant::{JumpAxes, JumpBlockedBy, Rules};
 use std::fmt;
 use std::str::FromStr;
 
-/// The start position in the notation of `RULES.md`.
+/// The start position in the notation of `docs/rules.md`.
 pub const START_FEN: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
 
 /// A move: origin and target square packed as `from | to << 6`. `Move::NULL` (0,
@@ -502,7 +502,7 @@ impl Position {
     }
 
     /// Whether `attacker`, standing on `from`, may take `defender` on `to`
-    /// (squares next to each other or a jump apart), per `RULES.md` "Capture".
+    /// (squares next to each other or a jump apart), per `docs/rules.md` "Capture".
     #[inline]
     pub fn can_capture(
         rules: &Rules,
@@ -639,7 +639,7 @@ impl Position {
         p
     }
 
-    /// The position in the notation of `RULES.md`, counters included.
+    /// The position in the notation of `docs/rules.md`, counters included.
     pub fn fen(&self) -> String {
         let mut s = String::with_capacity(64);
         for rank in (0..RANKS).rev() {

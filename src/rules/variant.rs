@@ -1,5 +1,5 @@
 //! The rule switches on which the rule documents disagree, with the presets that
-//! bundle them. See `RULES.md`, section "Switches".
+//! bundle them. See `docs/rules.md`, section "Switches".
 
 use crate::options::{OptionError, OptionKind};
 use std::fmt;
@@ -62,7 +62,7 @@ pub enum Repetition {
     None,
 }
 
-/// Every rule switch of `RULES.md`. `Rules::default()` is the `jungle` preset.
+/// Every rule switch of `docs/rules.md`. `Rules::default()` is the `jungle` preset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// Dog rank 4 and wolf rank 3 instead of the other way round.

@@ -1,7 +1,7 @@
-//! Helpers of the protocol tests (`tests/protocol.rs`): the real `doushou` binary
-//! driven through its pipes, and a parser of its output lines written from
-//! `protocol.md` alone (not the engine's own `Reply`), so that a line the engine
-//! prints wrongly cannot be read back "right" by the same code.
+//! Helpers of the tests: the real `doushou` binary driven through its pipes, a
+//! parser of its output lines written from `protocol.md` alone (not the engine's
+//! own `Reply`), so that a line the engine prints wrongly cannot be read back
+//! "right" by the same code, and the reference perft suite the rules tests share.
 //!
 //! Every wait has a timeout: stdout is read on its own thread into a channel, so
 //! a hung engine fails the test instead of hanging it. The child is killed when
@@ -22,6 +22,27 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The engine binary built by Cargo for this test run.
 pub const BIN: &str = env!("CARGO_BIN_EXE_doushou");
+
+/// The reference perft suite: positions with leaf counts computed apart from
+/// this engine, one `FEN ; switches ; D1 n ; D2 n ; D3 n` a line, `#` comments.
+pub const PERFT_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft-suite.txt");
+
+/// The text of the perft suite. The file belongs to the repository, so a missing
+/// or unreadable one is a broken checkout: say which path, not just "not found".
+pub fn read_perft_suite() -> String {
+    std::fs::read_to_string(PERFT_SUITE)
+        .unwrap_or_else(|e| panic!("cannot read the perft suite {PERFT_SUITE}: {e}"))
+}
+
+/// The positions of the perft suite (the FEN field of each line), in file order.
+pub fn perft_suite_fens() -> Vec<String> {
+    read_perft_suite()
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| line.split(';').next().unwrap_or(line).trim().to_string())
+        .collect()
+}
 
 /// A running engine with piped stdin, stdout and stderr.
 pub struct EngineProcess {
