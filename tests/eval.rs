@@ -10,7 +10,7 @@ use doushou::rules::{Game, Position, Rules};
 use doushou::tuning::texel::{Dataset, Samples, TuneConfig, tune};
 
 mod common;
-use common::every_switch;
+use common::{every_switch, random_move};
 
 fn pos(fen: &str) -> Position {
     fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -49,17 +49,8 @@ fn playouts(rules: Rules, games: usize, rng: &mut Rng, mut check: impl FnMut(&Po
             if game.outcome().is_some() {
                 break;
             }
-            let moves = game.legal_moves();
-            // Prefer captures now and then so that endgames are reached too.
-            let captures: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| game.position().is_capture(m))
-                .collect();
-            let mv = if !captures.is_empty() && rng.below(2) == 0 {
-                captures[rng.below(captures.len())]
-            } else {
-                moves[rng.below(moves.len())]
+            let Some(mv) = random_move(&game, rng) else {
+                break;
             };
             game.make(mv);
         }

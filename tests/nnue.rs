@@ -9,10 +9,12 @@
 
 mod common;
 
-use common::{EngineProcess, every_switch};
+use common::{EngineProcess, every_switch, random_move};
 use doushou::engine::eval::{WEIGHTS, feature};
 use doushou::engine::nnue::features::{INPUTS, feature_index};
 use doushou::engine::nnue::{self, Accumulator, AccumulatorStack, NetError, Network, Quantisation};
+use doushou::engine::search::Silent;
+use doushou::engine::{Engine, Limits};
 use doushou::rng::SplitMix64 as Rng;
 use doushou::rules::{Animal, Game, Piece, Position, Rules, Side, Square};
 use std::path::PathBuf;
@@ -226,20 +228,8 @@ fn check_incremental(
             checks += 1;
         };
         for _ in 0..plies {
-            let moves = game.legal_moves();
-            if moves.is_empty() {
+            let Some(mv) = random_move(&game, rng) else {
                 break;
-            }
-            // Captures often, so that endgames and every kind of capture come.
-            let captures: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| game.position().is_capture(m))
-                .collect();
-            let mv = if !captures.is_empty() && rng.below(2) == 0 {
-                captures[rng.below(captures.len())]
-            } else {
-                moves[rng.below(moves.len())]
             };
             stack.push(game.position(), mv);
             game.make(mv);
@@ -324,11 +314,10 @@ fn a_position_and_its_colour_flipped_mirror_score_the_same() {
                     m.fen()
                 );
                 checked += 1;
-                let moves = game.legal_moves();
-                if moves.is_empty() {
+                let Some(mv) = random_move(&game, &mut rng) else {
                     break;
-                }
-                game.make(moves[rng.below(moves.len())]);
+                };
+                game.make(mv);
             }
         }
     }
@@ -633,4 +622,43 @@ fn the_tools_take_the_evaluation_from_the_command_line() {
     let bad_kind = bench(&["--eval", "cubic"]);
     assert_eq!(bad_kind.status.code(), Some(2));
     let _ = std::fs::remove_file(good);
+}
+
+#[test]
+fn the_search_keeps_its_accumulators_in_step_with_the_game() {
+    // Debug builds check the stack against a sum from scratch at every
+    // evaluation; null moves, reductions and every cutoff path are on.
+    let path = temp_file("search.nnue", &random_net(20, 16).to_bytes());
+    let mut engine = Engine::new();
+    for (name, value) in [
+        ("Eval", "nnue"),
+        ("EvalFile", path.to_str().unwrap()),
+        ("Search_NullMove", "true"),
+        ("Search_Aspiration", "true"),
+        ("Search_DenExtension", "true"),
+        ("Hash", "4"),
+    ] {
+        engine.set_option(name, Some(value)).unwrap();
+    }
+    let mut searched = 0;
+    for fen in doushou::bench::positions().step_by(4) {
+        engine.new_game();
+        engine.set_position::<&str>(fen, &[]).unwrap();
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let result = engine.search(&limits, &Silent).unwrap();
+        let game = engine.game().unwrap();
+        if game.outcome().is_none() {
+            assert!(
+                game.legal_moves().contains(&result.best_move),
+                "{fen}: {}",
+                result.best_move
+            );
+            searched += 1;
+        }
+    }
+    assert!(searched >= 5, "only {searched} positions searched");
+    let _ = std::fs::remove_file(path);
 }

@@ -10,7 +10,7 @@
 //! entry within its horizon without extending anything.
 
 use super::eval::{Weights, evaluate};
-use super::nnue::{AccumulatorStack, Network};
+use super::nnue::{Accumulator, AccumulatorStack, Network};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules};
@@ -321,7 +321,14 @@ impl<'a> Worker<'a> {
     #[inline]
     fn static_eval(&self, pos: &Position) -> i32 {
         match &self.accumulators {
-            Some(stack) => stack.evaluate(pos.side_to_move()),
+            Some(stack) => {
+                // Every make pushed and every unmake popped, whatever path the
+                // search took: the incremental values are the position's.
+                debug_assert!(self.shared.net.is_some_and(
+                    |net| *stack.current() == Accumulator::from_position(net, pos)
+                ));
+                stack.evaluate(pos.side_to_move())
+            }
             None => evaluate(pos, &self.rules, self.shared.weights),
         }
     }

@@ -7,12 +7,14 @@
 //! a hung engine fails the test instead of hanging it. The child is killed when
 //! the helper is dropped (a failed test leaves no process behind).
 //!
-//! Also the rule switches' values, for the tests that run under each.
+//! Also the rule switches' values and random moves, for the tests that play
+//! random games under each switch.
 
 #![allow(dead_code)] // not every test binary uses every helper
 
 use doushou::options::OptionKind;
-use doushou::rules::{RULE_OPTION_NAMES, Rules};
+use doushou::rng::SplitMix64;
+use doushou::rules::{Game, Move, RULE_OPTION_NAMES, Rules};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -614,4 +616,23 @@ pub fn every_switch() -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// A random legal move of `game`, a capture half the time when there is one
+/// (so that random games reach endgames too); `None` when there is no move.
+pub fn random_move(game: &Game, rng: &mut SplitMix64) -> Option<Move> {
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let captures: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| game.position().is_capture(m))
+        .collect();
+    Some(if !captures.is_empty() && rng.below(2) == 0 {
+        captures[rng.below(captures.len())]
+    } else {
+        moves[rng.below(moves.len())]
+    })
 }
