@@ -29,6 +29,11 @@ pub enum OptionKind {
     },
     /// An action with no value.
     Button,
+    /// Free text, such as a file name.
+    String {
+        /// The value before anyone sets it.
+        default: &'static str,
+    },
 }
 
 /// Why a value was rejected for an option.
@@ -45,6 +50,16 @@ pub enum OptionError {
         /// What would have been accepted.
         expected: String,
     },
+    /// The value has the right form but could not be used (a file that
+    /// cannot be read, say); the option keeps its old value.
+    Refused {
+        /// The option's name.
+        name: String,
+        /// The value given.
+        value: String,
+        /// Why it could not be used.
+        reason: String,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -59,6 +74,11 @@ impl fmt::Display for OptionError {
                 f,
                 "option '{name}' does not take '{value}': expected {expected}"
             ),
+            OptionError::Refused {
+                name,
+                value,
+                reason,
+            } => write!(f, "option '{name}' cannot use '{value}': {reason}"),
         }
     }
 }
@@ -72,6 +92,7 @@ impl OptionKind {
             OptionKind::Spin { min, max, .. } => format!("an integer from {min} to {max}"),
             OptionKind::Combo { choices, .. } => format!("one of {}", choices.join(", ")),
             OptionKind::Button => "no value".to_string(),
+            OptionKind::String { .. } => "text".to_string(),
         };
         OptionError::BadValue {
             name: name.to_string(),

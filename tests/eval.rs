@@ -5,10 +5,12 @@
 use doushou::engine::eval::{
     WEIGHTS, Weights, evaluate, feature, feature_counts, feature_name, term_scores,
 };
-use doushou::options::OptionKind;
 use doushou::rng::SplitMix64 as Rng;
-use doushou::rules::{Game, Position, RULE_OPTION_NAMES, Rules};
+use doushou::rules::{Game, Position, Rules};
 use doushou::tuning::texel::{Dataset, Samples, TuneConfig, tune};
+
+mod common;
+use common::{every_switch, random_move};
 
 fn pos(fen: &str) -> Position {
     fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -25,23 +27,6 @@ fn term(p: &Position, rules: &Rules, name: &str) -> i32 {
 
 fn eval(fen: &str) -> i32 {
     evaluate(&pos(fen), &Rules::default(), &WEIGHTS)
-}
-
-/// Every value of every rule switch, as `Name=Value` (the preset included).
-fn every_switch() -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for name in RULE_OPTION_NAMES {
-        let values: Vec<String> = match Rules::option_kind(name).unwrap() {
-            OptionKind::Check { .. } => vec!["true".into(), "false".into()],
-            OptionKind::Combo { choices, .. } => choices.iter().map(|c| c.to_string()).collect(),
-            OptionKind::Spin { .. } => vec!["0".into(), "100".into()],
-            OptionKind::Button => vec![],
-        };
-        for v in values {
-            out.push((name.to_string(), v));
-        }
-    }
-    out
 }
 
 /// Random rules: each switch set to a random value, in random order.
@@ -64,17 +49,8 @@ fn playouts(rules: Rules, games: usize, rng: &mut Rng, mut check: impl FnMut(&Po
             if game.outcome().is_some() {
                 break;
             }
-            let moves = game.legal_moves();
-            // Prefer captures now and then so that endgames are reached too.
-            let captures: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| game.position().is_capture(m))
-                .collect();
-            let mv = if !captures.is_empty() && rng.below(2) == 0 {
-                captures[rng.below(captures.len())]
-            } else {
-                moves[rng.below(moves.len())]
+            let Some(mv) = random_move(&game, rng) else {
+                break;
             };
             game.make(mv);
         }

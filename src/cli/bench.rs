@@ -15,6 +15,9 @@ pub struct BenchArgs {
     /// Transposition table, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// The evaluation (`--eval`, `--eval-file`).
+    #[command(flatten)]
+    pub eval: super::EvalArgs,
 }
 
 /// Runs the bench; lines go to stdout.
@@ -26,6 +29,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     engine
         .set_option("Hash", Some(&args.hash.to_string()))
         .map_err(|e| e.to_string())?;
+    args.eval.apply(&mut engine)?;
     crate::bench::run(&mut engine, Some(args.depth), |l| println!("{l}"))?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `doushou selfplay`: labelled positions from the engine playing itself, for
 //! `doushou tune` (the recipe is in `docs/tuning.md`).
 
-use super::RulesArgs;
+use super::{EvalArgs, RulesArgs};
 use crate::tuning::selfplay::{self, SelfplayConfig};
 use clap::Args;
 use std::io::BufWriter;
@@ -47,6 +47,9 @@ pub struct SelfplayArgs {
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// The evaluation that plays (`--eval`, `--eval-file`).
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 /// Runs `doushou selfplay`; progress goes to stderr.
@@ -68,6 +71,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         hash_mb: args.hash,
         rules: args.rules.rules()?,
         shard: parse_shard(&args.shard)?,
+        engine_options: args.eval.settings()?,
     };
     // Refuse a bad configuration before creating (and emptying) the output.
     config.check().map_err(|e| e.to_string())?;

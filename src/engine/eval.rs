@@ -168,6 +168,32 @@ pub fn term_of(i: usize) -> &'static str {
     }
 }
 
+/// Which static evaluation the search uses: the `Eval` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalKind {
+    /// The learned network (`nnue`, see `docs/nnue.md`).
+    Nnue,
+    /// The linear evaluation of this module.
+    Linear,
+}
+
+impl EvalKind {
+    /// The `Eval` option's choices, in the order of [`EvalKind::ALL`].
+    pub const NAMES: [&'static str; 2] = ["nnue", "linear"];
+
+    /// Every kind.
+    pub const ALL: [EvalKind; 2] = [EvalKind::Nnue, EvalKind::Linear];
+
+    /// What the engine uses until told otherwise: the one place to change it
+    /// once matches show the net ahead.
+    pub const DEFAULT: EvalKind = EvalKind::Linear;
+
+    /// The option value that selects this kind.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
 /// Every weight of the evaluation, indexed by [`feature`].
 pub type Weights = [i32; feature::COUNT];
 

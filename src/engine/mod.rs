@@ -10,6 +10,8 @@ pub mod tt;
 
 use crate::options::{OptionError, OptionKind};
 use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTION_NAMES, Rules};
+use eval::EvalKind;
+use nnue::Network;
 use search::{Bounds, Features, Listener, PaddedCounter, SearchResult, Shared, Worker};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,7 +40,7 @@ pub struct Limits {
 }
 
 /// The engine's own options (the rule options live in [`Rules`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct EngineOptions {
     /// Search threads.
     pub threads: usize,
@@ -54,6 +56,10 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// Search feature switches.
     pub features: Features,
+    /// The static evaluation the search uses.
+    pub eval: EvalKind,
+    /// The network `EvalKind::Nnue` uses, shared with the search threads.
+    pub net: Arc<Network>,
 }
 
 impl Default for EngineOptions {
@@ -66,12 +72,14 @@ impl Default for EngineOptions {
             ponder: false,
             show_wdl: false,
             features: Features::default(),
+            eval: EvalKind::DEFAULT,
+            net: nnue::embedded(),
         }
     }
 }
 
 /// The engine options in the order `uci` lists them, before the rule options.
-const ENGINE_OPTIONS: [&str; 13] = [
+const ENGINE_OPTIONS: [&str; 15] = [
     "Threads",
     "Hash",
     "Clear Hash",
@@ -85,7 +93,12 @@ const ENGINE_OPTIONS: [&str; 13] = [
     "Search_Futility",
     "Search_Aspiration",
     "Search_DenExtension",
+    "Eval",
+    "EvalFile",
 ];
+
+/// The `EvalFile` values that mean the net built into the binary.
+const EMBEDDED_NET: [&str; 2] = ["", "<default>"];
 
 fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
     let name = ENGINE_OPTIONS
@@ -123,6 +136,13 @@ fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
         "Search_Futility" => check(d.features.futility),
         "Search_Aspiration" => check(d.features.aspiration),
         "Search_DenExtension" => check(d.features.den_extension),
+        "Eval" => OptionKind::Combo {
+            default: d.eval.name(),
+            choices: &EvalKind::NAMES,
+        },
+        "EvalFile" => OptionKind::String {
+            default: EMBEDDED_NET[1],
+        },
         _ => unreachable!("every listed engine option has a kind"),
     };
     Some((name, kind))
@@ -240,8 +260,12 @@ impl Engine {
             "Search_Futility" => o.features.futility = kind.parse_bool(name, value)?,
             "Search_Aspiration" => o.features.aspiration = kind.parse_bool(name, value)?,
             "Search_DenExtension" => o.features.den_extension = kind.parse_bool(name, value)?,
+            "Eval" => o.eval = EvalKind::ALL[kind.parse_choice(name, value)?],
+            "EvalFile" => o.net = load_net(value)?,
             _ => unreachable!("every listed engine option is handled"),
         }
+        // The table's static evaluations belong to the evaluation that wrote them.
+        let eval_changed = o.eval != self.options.eval || !Arc::ptr_eq(&o.net, &self.options.net);
         self.end_search();
         if o.hash_mb != self.options.hash_mb {
             // Drop the old table first so that both never live at once.
@@ -260,7 +284,7 @@ impl Engine {
                 }
             }
         }
-        if name == "Clear Hash" {
+        if name == "Clear Hash" || eval_changed {
             self.clear_hash();
         }
         self.options = o;
@@ -401,6 +425,25 @@ impl Drop for Engine {
     }
 }
 
+/// The net an `EvalFile` value names: the embedded one, or a file read now.
+fn load_net(value: &str) -> Result<Arc<Network>, OptionError> {
+    let path = value.trim();
+    if EMBEDDED_NET.contains(&path) {
+        return Ok(nnue::embedded());
+    }
+    let net = nnue::load(std::path::Path::new(path)).map_err(|e| OptionError::Refused {
+        name: "EvalFile".to_string(),
+        value: path.to_string(),
+        reason: e.to_string(),
+    })?;
+    log::info!(
+        "EvalFile: {path} (H {}): {}",
+        net.hidden(),
+        net.description()
+    );
+    Ok(Arc::new(net))
+}
+
 /// The same game (start and moves) under other rules, if all its moves stay legal.
 fn replay(game: &Game, rules: Rules) -> Option<Game> {
     let moves: Vec<String> = game.moves_played().iter().map(|m| m.to_string()).collect();
@@ -482,6 +525,7 @@ fn run_search(
         stop,
         nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
         weights: &eval::WEIGHTS,
+        net: (options.eval == EvalKind::Nnue).then_some(&*options.net),
         features: options.features,
     };
     let mut result = std::thread::scope(|scope| {

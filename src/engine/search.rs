@@ -10,6 +10,7 @@
 //! entry within its horizon without extending anything.
 
 use super::eval::{Weights, evaluate};
+use super::nnue::{Accumulator, AccumulatorStack, Network};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules};
@@ -178,6 +179,8 @@ pub struct Shared<'a> {
     pub nodes: Vec<PaddedCounter>,
     /// Evaluation weights.
     pub weights: &'a Weights,
+    /// The network, when the search evaluates with it instead of `weights`.
+    pub net: Option<&'a Network>,
     /// Feature switches.
     pub features: Features,
 }
@@ -242,6 +245,8 @@ pub struct Worker<'a> {
     stopped: bool,
     clock: Option<&'a Clock>,
     bounds: Bounds,
+    /// The net's hidden values along the current line, when the net evaluates.
+    accumulators: Option<AccumulatorStack<'a>>,
 }
 
 impl<'a> Worker<'a> {
@@ -266,8 +271,12 @@ impl<'a> Worker<'a> {
                 pv: vec![mv],
             })
             .collect();
+        let accumulators = shared
+            .net
+            .map(|net| AccumulatorStack::new(net, game.position(), MAX_PLY + 2));
         Worker {
             shared,
+            accumulators,
             game,
             rules,
             id,
@@ -287,6 +296,41 @@ impl<'a> Worker<'a> {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// Plays `mv` in the game and steps the net's accumulators over it.
+    #[inline]
+    fn make(&mut self, mv: Move) {
+        if let Some(stack) = &mut self.accumulators {
+            stack.push(self.game.position(), mv);
+        }
+        self.game.make(mv);
+    }
+
+    /// Takes back the last [`Worker::make`] (a null move is taken back with
+    /// `game.unmake` alone: it changes no accumulator).
+    #[inline]
+    fn unmake(&mut self) {
+        if let Some(stack) = &mut self.accumulators {
+            stack.pop();
+        }
+        self.game.unmake();
+    }
+
+    /// The static evaluation of the current position, `pos`.
+    #[inline]
+    fn static_eval(&self, pos: &Position) -> i32 {
+        match &self.accumulators {
+            Some(stack) => {
+                // Every make pushed and every unmake popped, whatever path the
+                // search took: the incremental values are the position's.
+                debug_assert!(self.shared.net.is_some_and(
+                    |net| *stack.current() == Accumulator::from_position(net, pos)
+                ));
+                stack.evaluate(pos.side_to_move())
+            }
+            None => evaluate(pos, &self.rules, self.shared.weights),
+        }
     }
 
     /// Iterative deepening until stopped or a limit is reached. Only the main
@@ -414,7 +458,7 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            self.game.make(mv);
+            self.make(mv);
             let score = if i == pv_index {
                 -self.negamax(-beta, -alpha, depth - 1, 1, true, true)
             } else {
@@ -425,7 +469,7 @@ impl<'a> Worker<'a> {
                     s
                 }
             };
-            self.game.unmake();
+            self.unmake();
             if self.stopped {
                 return best;
             }
@@ -599,7 +643,7 @@ impl<'a> Worker<'a> {
         }
         let static_eval = match entry {
             Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
-            _ => evaluate(&pos, &self.rules, self.shared.weights),
+            _ => self.static_eval(&pos),
         };
 
         if !pv_node && !threatened && beta.abs() < MATE_BOUND {
@@ -646,7 +690,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.shared.tt.prefetch(pos.key_after(mv));
-            self.game.make(mv);
+            self.make(mv);
             let score = if i == 0 {
                 -self.negamax(-beta, -alpha, depth - 1, ply + 1, pv_node, true)
             } else {
@@ -677,7 +721,7 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
-            self.game.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -789,7 +833,7 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(best);
         } else {
-            best = evaluate(&pos, &self.rules, self.shared.weights);
+            best = self.static_eval(&pos);
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;
             }
@@ -802,7 +846,7 @@ impl<'a> Worker<'a> {
         let mut order = self.order_moves(&pos, &captures, Move::NULL, ply);
         for i in 0..order.len {
             let mv = order.pick(i);
-            self.game.make(mv);
+            self.make(mv);
             self.count_node();
             let score = if self.stopped {
                 0
@@ -813,7 +857,7 @@ impl<'a> Worker<'a> {
                     None => -self.quiescence(-beta, -alpha, ply + 1, &child_moves),
                 }
             };
-            self.game.unmake();
+            self.unmake();
             if self.stopped {
                 return 0;
             }

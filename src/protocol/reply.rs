@@ -495,6 +495,10 @@ impl OptionLine {
                 line.vars = choices.iter().map(|c| c.to_string()).collect();
             }
             OptionKind::Button => {}
+            OptionKind::String { default } => {
+                line.kind = OptionType::String;
+                line.default = Some(default.to_string());
+            }
         }
         line
     }

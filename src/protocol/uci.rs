@@ -4,7 +4,7 @@
 
 use super::command::Command;
 use super::reply::{IdLine, InfoLine, OptionLine, Reply, ScoreBound};
-use crate::engine::eval::{WEIGHTS, feature, feature_counts, term_of};
+use crate::engine::eval::{EvalKind, WEIGHTS, feature, feature_counts, term_of};
 use crate::engine::search::{Listener, Score, SearchInfo, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{Engine, GoError, Limits};
@@ -348,6 +348,25 @@ impl Session {
             return;
         };
         let pos = game.position();
+        let options = self.engine.options();
+        if options.eval == EvalKind::Nnue {
+            let score = options.net.evaluate_position(pos);
+            // The description comes from a file: keep its control bytes off stdout.
+            let about: String = options
+                .net
+                .description()
+                .chars()
+                .filter(|c| !c.is_control())
+                .collect();
+            self.out.line(&format!(
+                "Evaluation for {} to move, in centipawns, by the net ({}):",
+                pos.side_to_move(),
+                about
+            ));
+            self.out.line(&format!("{:>18} {score:>7}", "nnue"));
+            self.out.line(&format!("{:>18} {score:>7}", "total"));
+            return;
+        }
         let counts = feature_counts(pos, game.rules());
         let mut terms: Vec<(&str, i32)> = Vec::new();
         for i in 0..feature::COUNT {

@@ -314,7 +314,7 @@ mod tests {
                     choices.iter().map(|c| c.to_string()).collect()
                 }
                 OptionKind::Spin { min, max, .. } => vec![min.to_string(), max.to_string()],
-                OptionKind::Button => vec![],
+                OptionKind::Button | OptionKind::String { .. } => vec![],
             };
             for v in values {
                 let mut r = Rules::default();

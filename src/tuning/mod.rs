@@ -15,6 +15,9 @@
 //!   (until the next such line); without one, the default rules;
 //! - `# done: games=N positions=M ...`: a finished self-play run, counted in
 //!   the summary the tuner writes into `weights.rs`.
+//!
+//! A run that played with other engine options than the defaults (`--eval`,
+//! `--eval-file`) says so in a `# engine: Name=Value ...` comment.
 
 pub mod selfplay;
 pub mod texel;

@@ -46,6 +46,8 @@ pub struct SelfplayConfig {
     /// parts in shard order gives the lines of the unsharded run (each part
     /// keeps its own `#` header and summary lines).
     pub shard: (usize, usize),
+    /// Further engine options, `(name, value)`, such as the evaluation.
+    pub engine_options: Vec<(String, String)>,
 }
 
 impl SelfplayConfig {
@@ -84,6 +86,7 @@ impl Default for SelfplayConfig {
             hash_mb: 4,
             rules: Rules::default(),
             shard: (0, 1),
+            engine_options: Vec::new(),
         }
     }
 }
@@ -198,6 +201,9 @@ fn new_engine(config: &SelfplayConfig) -> Result<Engine, SelfplayError> {
             .expect("every listed rule has a value");
         set(&mut engine, name, &value)?;
     }
+    for (name, value) in &config.engine_options {
+        set(&mut engine, name, value)?;
+    }
     Ok(engine)
 }
 
@@ -293,6 +299,14 @@ pub fn run(
     );
     writeln!(out, "# doushou selfplay games={} {settings}", config.games)?;
     writeln!(out, "# rules: {}", config.rules)?;
+    if !config.engine_options.is_empty() {
+        let options: Vec<String> = config
+            .engine_options
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        writeln!(out, "# engine: {}", options.join(" "))?;
+    }
     let start = Instant::now();
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);

@@ -6,9 +6,15 @@
 //! Every wait has a timeout: stdout is read on its own thread into a channel, so
 //! a hung engine fails the test instead of hanging it. The child is killed when
 //! the helper is dropped (a failed test leaves no process behind).
+//!
+//! Also the rule switches' values and random moves, for the tests that play
+//! random games under each switch.
 
 #![allow(dead_code)] // not every test binary uses every helper
 
+use doushou::options::OptionKind;
+use doushou::rng::SplitMix64;
+use doushou::rules::{Game, Move, RULE_OPTION_NAMES, Rules};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -613,4 +619,41 @@ pub fn check_protocol_line(line: &str) -> Result<(), String> {
         "bestmove" => parse_bestmove(line).map(|_| ()),
         _ => Err("unknown kind of line".into()),
     }
+}
+
+/// Every value of every rule switch, as `(name, value)` (the preset included),
+/// for tests that must hold under each.
+pub fn every_switch() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for name in RULE_OPTION_NAMES {
+        let values: Vec<String> = match Rules::option_kind(name).unwrap() {
+            OptionKind::Check { .. } => vec!["true".into(), "false".into()],
+            OptionKind::Combo { choices, .. } => choices.iter().map(|c| c.to_string()).collect(),
+            OptionKind::Spin { .. } => vec!["0".into(), "100".into()],
+            OptionKind::Button | OptionKind::String { .. } => vec![],
+        };
+        for v in values {
+            out.push((name.to_string(), v));
+        }
+    }
+    out
+}
+
+/// A random legal move of `game`, a capture half the time when there is one
+/// (so that random games reach endgames too); `None` when there is no move.
+pub fn random_move(game: &Game, rng: &mut SplitMix64) -> Option<Move> {
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let captures: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|&m| game.position().is_capture(m))
+        .collect();
+    Some(if !captures.is_empty() && rng.below(2) == 0 {
+        captures[rng.below(captures.len())]
+    } else {
+        moves[rng.below(moves.len())]
+    })
 }

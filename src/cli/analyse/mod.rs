@@ -12,7 +12,7 @@ pub mod input;
 pub mod pool;
 pub mod report;
 
-use super::RulesArgs;
+use super::{EvalArgs, RulesArgs};
 use crate::engine::Limits;
 use crate::engine::time::TimeLimits;
 use crate::rules::Side;
@@ -75,6 +75,9 @@ pub struct AnalyseArgs {
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
+    /// The evaluation (`--eval`, `--eval-file`).
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 /// Why `analyse` could not run at all (exit code 2).
@@ -82,6 +85,8 @@ pub struct AnalyseArgs {
 pub enum UsageError {
     /// `--variant`/`--set` named unknown rules.
     Rules(String),
+    /// `--eval-file` names a file that is not a usable net.
+    Eval(String),
     /// The input file could not be read.
     Read {
         /// The file, or `-` for standard input.
@@ -97,6 +102,7 @@ impl std::fmt::Display for UsageError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             UsageError::Rules(e) => write!(f, "rules: {e}"),
+            UsageError::Eval(e) => e.fmt(f),
             UsageError::Read { path, error } => write!(f, "cannot read {path}: {error}"),
             UsageError::Write(e) => write!(f, "cannot write the output: {e}"),
         }
@@ -157,6 +163,7 @@ pub fn run(args: &AnalyseArgs) -> i32 {
 /// Answers every input; `Ok(false)` when some input was invalid.
 fn analyse(args: &AnalyseArgs) -> Result<bool, UsageError> {
     let rules = args.rules.rules().map_err(UsageError::Rules)?;
+    let engine_options = args.eval.settings().map_err(UsageError::Eval)?;
     let text = read_input(args.input.as_ref())?;
     let (units, tasks) = if args.game {
         game_units(&text, rules)
@@ -178,6 +185,7 @@ fn analyse(args: &AnalyseArgs) -> Result<bool, UsageError> {
         hash_mb: args.hash as usize,
         multipv: args.multipv as usize,
         limits,
+        engine_options,
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),

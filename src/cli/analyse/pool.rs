@@ -29,6 +29,8 @@ pub struct Setup {
     pub multipv: usize,
     /// Depth, nodes or time of each search.
     pub limits: Limits,
+    /// Further engine options, `(name, value)`, set after those above.
+    pub engine_options: Vec<(String, String)>,
 }
 
 /// What one search answered; the error is for the user (it names the option
@@ -94,6 +96,7 @@ fn new_engine(setup: &Setup) -> Result<Engine, String> {
             .set_option(name, Some(&value))
             .map_err(|e| e.to_string())?;
     }
+    crate::cli::apply_settings(&mut engine, &setup.engine_options)?;
     Ok(engine)
 }
 

@@ -1,0 +1,664 @@
+//! The learned evaluation: the net file (every way it can be wrong, and
+//! writing then reading gives the net back), the incremental accumulator
+//! against a from-scratch sum over random games under every rule switch, the
+//! colour symmetry of the score, and the `Eval`/`EvalFile` options through the
+//! real binary.
+//!
+//! The nets here have random weights (no trainer needed); the ignored test
+//! `write_the_placeholder_net` writes the shipped placeholder `nets/default.nnue`.
+
+mod common;
+
+use common::{EngineProcess, every_switch, random_move};
+use doushou::engine::eval::{WEIGHTS, feature};
+use doushou::engine::nnue::features::{INPUTS, feature_index};
+use doushou::engine::nnue::{self, Accumulator, AccumulatorStack, NetError, Network, Quantisation};
+use doushou::engine::search::Silent;
+use doushou::engine::{Engine, Limits};
+use doushou::rng::SplitMix64 as Rng;
+use doushou::rules::{Animal, Game, Piece, Position, Rules, Side, Square};
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A net with random weights, small enough that no hidden value overflows
+/// but large enough that CReLU clamps at both ends (QA is 64, a hidden value
+/// reaches ±1088).
+fn random_net(seed: u64, hidden: usize) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut weights =
+        |n: usize| -> Vec<i16> { (0..n).map(|_| rng.below(129) as i16 - 64).collect() };
+    let w1 = weights(INPUTS * hidden);
+    let b1 = weights(hidden);
+    let w2 = weights(2 * hidden);
+    let q = Quantisation {
+        scale: 300,
+        qa: 64,
+        qb: 32,
+    };
+    Network::new(q, &format!("random seed {seed}"), w1, b1, w2, -123).unwrap()
+}
+
+/// A file in the temporary folder, unique to this test process.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("doushou-nnue-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Writes `value` as a little-endian u32 at `at`, then fixes the checksum so
+/// that only the field is wrong.
+fn patch_u32(bytes: &mut [u8], at: usize, value: u32) {
+    bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    let body = bytes.len() - 4;
+    let sum = nnue::fnv1a(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+}
+
+// ---------------------------------------------------------------------------
+// The file
+// ---------------------------------------------------------------------------
+
+#[test]
+fn writing_then_reading_gives_the_net_back() {
+    for (seed, hidden) in [(1, 1), (2, 7), (3, 64), (4, 1024)] {
+        let net = random_net(seed, hidden);
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net, "H {hidden}");
+        assert_eq!(back.to_bytes(), bytes, "H {hidden}");
+        assert_eq!(back.description(), format!("random seed {seed}"));
+    }
+}
+
+#[test]
+fn the_file_layout_is_the_documented_one() {
+    let net = random_net(5, 3);
+    let bytes = net.to_bytes();
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!(&bytes[..8], b"DSQNNUE\0");
+    assert_eq!(
+        [8, 12, 16, 20, 24, 28, 32].map(u32_at),
+        [1, 1008, 3, 300, 64, 32, 13]
+    );
+    assert_eq!(&bytes[36..49], b"random seed 5");
+    let w1_at = 49;
+    let first = i16::from_le_bytes([bytes[w1_at], bytes[w1_at + 1]]);
+    assert_eq!(first, net.w1_row(0)[0]);
+    assert_eq!(bytes.len(), 49 + 2 * 1008 * 3 + 2 * 3 + 4 * 3 + 4 + 4);
+    let b2_at = bytes.len() - 8;
+    assert_eq!(u32_at(b2_at) as i32, -123);
+    assert_eq!(u32_at(bytes.len() - 4), nnue::fnv1a(&bytes[..b2_at + 4]));
+}
+
+#[test]
+fn each_kind_of_bad_file_is_refused_with_its_own_error() {
+    let good = random_net(6, 8).to_bytes();
+    let read = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
+
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert_eq!(read(&magic), NetError::BadMagic);
+    assert_eq!(read(b"DSQ"), NetError::BadMagic);
+
+    let mut version = good.clone();
+    patch_u32(&mut version, 8, 2);
+    assert_eq!(read(&version), NetError::UnsupportedVersion(2));
+
+    let mut inputs = good.clone();
+    patch_u32(&mut inputs, 12, 1000);
+    assert_eq!(read(&inputs), NetError::WrongInputCount(1000));
+
+    for h in [0, 1025] {
+        let mut hidden = good.clone();
+        patch_u32(&mut hidden, 16, h);
+        assert_eq!(read(&hidden), NetError::HiddenOutOfRange(h));
+    }
+
+    let mut smaller = good.clone();
+    patch_u32(&mut smaller, 16, 7);
+    assert!(
+        matches!(read(&smaller), NetError::WrongSize { actual, expected }
+            if actual == good.len() as u64 && expected < actual),
+        "{}",
+        read(&smaller)
+    );
+
+    for cut in [20, good.len() / 2, good.len() - 1] {
+        assert!(
+            matches!(read(&good[..cut]), NetError::Truncated { actual, .. } if actual == cut as u64),
+            "cut at {cut}: {}",
+            read(&good[..cut])
+        );
+    }
+
+    for at in [40, good.len() / 2, good.len() - 6] {
+        let mut flipped = good.clone();
+        flipped[at] ^= 0x10;
+        assert!(
+            matches!(read(&flipped), NetError::ChecksumMismatch { .. }),
+            "byte {at}: {}",
+            read(&flipped)
+        );
+    }
+
+    let mut scale = good.clone();
+    patch_u32(&mut scale, 20, 0);
+    assert!(matches!(read(&scale), NetError::BadQuantisation(_)));
+
+    // Each error says what is wrong in words.
+    let texts: Vec<String> = [
+        read(&magic),
+        read(&version),
+        read(&inputs),
+        read(&smaller),
+        read(&good[..100]),
+        read(&{
+            let mut f = good.clone();
+            f[60] ^= 1;
+            f
+        }),
+    ]
+    .iter()
+    .map(|e| e.to_string())
+    .collect();
+    for (text, word) in
+        texts
+            .iter()
+            .zip(["magic", "version", "input", "size", "truncated", "checksum"])
+    {
+        assert!(text.contains(word), "{text:?} should mention {word}");
+    }
+}
+
+#[test]
+fn a_net_whose_score_could_overflow_is_refused() {
+    let q = Quantisation {
+        scale: 1,
+        qa: 32767,
+        qb: 1,
+    };
+    let hidden = 64;
+    let result = Network::new(
+        q,
+        "",
+        vec![0; INPUTS * hidden],
+        vec![0; hidden],
+        vec![i16::MAX; 2 * hidden],
+        0,
+    );
+    assert_eq!(result.unwrap_err(), NetError::OutputOverflow);
+}
+
+#[test]
+fn the_embedded_net_loads() {
+    let net = nnue::embedded();
+    assert!((1..=nnue::MAX_HIDDEN).contains(&net.hidden()));
+    assert_eq!(net.to_bytes(), nnue::EMBEDDED);
+    // The start position is balanced: only the side to move can tell them apart.
+    assert!(net.evaluate_position(&Position::startpos()).abs() < 200);
+}
+
+// ---------------------------------------------------------------------------
+// The accumulator and the score
+// ---------------------------------------------------------------------------
+
+/// Plays random games under `rules`, now and then taking moves back, and checks
+/// after every make and unmake that the stack's accumulator is the one computed
+/// from scratch. Answers the number of checks.
+fn check_incremental(
+    net: &Network,
+    rules: Rules,
+    rng: &mut Rng,
+    games: usize,
+    plies: usize,
+) -> usize {
+    let mut checks = 0;
+    for _ in 0..games {
+        let mut game = Game::new(rules, Position::startpos());
+        let mut stack = AccumulatorStack::new(net, game.position(), 8);
+        let mut check = |game: &Game, stack: &AccumulatorStack, what: &str| {
+            let scratch = Accumulator::from_position(net, game.position());
+            assert_eq!(
+                stack.current(),
+                &scratch,
+                "{what} at {} under {rules}",
+                game.position().fen()
+            );
+            assert_eq!(stack.depth(), game.plies_played());
+            checks += 1;
+        };
+        for _ in 0..plies {
+            let Some(mv) = random_move(&game, rng) else {
+                break;
+            };
+            stack.push(game.position(), mv);
+            game.make(mv);
+            check(&game, &stack, &format!("after {mv}"));
+            if rng.below(4) == 0 && game.plies_played() > 1 {
+                stack.pop();
+                game.unmake();
+                check(&game, &stack, "after unmake");
+            }
+        }
+        while game.plies_played() > 0 {
+            stack.pop();
+            game.unmake();
+            check(&game, &stack, "unwinding");
+        }
+    }
+    checks
+}
+
+#[test]
+fn the_incremental_accumulator_equals_the_sum_from_scratch_under_every_switch() {
+    let net = random_net(7, 24);
+    let mut rng = Rng::new(8);
+    let mut checks = 0;
+    for (name, value) in every_switch() {
+        let mut rules = Rules::default();
+        rules.set(&name, &value).unwrap();
+        checks += check_incremental(&net, rules, &mut rng, 2, 300);
+    }
+    assert!(checks > 10_000, "only {checks} checks");
+}
+
+#[test]
+fn the_incremental_accumulator_holds_for_several_seeds_and_widths() {
+    for (seed, hidden) in [(9, 1), (10, 33), (11, 256)] {
+        let net = random_net(seed, hidden);
+        let mut rng = Rng::new(seed);
+        check_incremental(&net, Rules::XOUDOUQI, &mut rng, 3, 250);
+    }
+    // Hidden values past i16 wrap, in the stack as in the sum from scratch.
+    let hidden = 4;
+    let q = Quantisation {
+        scale: 1,
+        qa: 255,
+        qb: 1,
+    };
+    let huge = Network::new(
+        q,
+        "overflowing",
+        vec![20_000; INPUTS * hidden],
+        vec![0; hidden],
+        vec![1; 2 * hidden],
+        0,
+    )
+    .unwrap();
+    check_incremental(&huge, Rules::default(), &mut Rng::new(12), 2, 100);
+}
+
+#[test]
+fn a_position_and_its_colour_flipped_mirror_score_the_same() {
+    let nets = [
+        random_net(13, 16),
+        random_net(14, 5),
+        (*nnue::embedded()).clone(),
+    ];
+    let mut rng = Rng::new(15);
+    let mut checked = 0;
+    for net in &nets {
+        for (name, value) in every_switch().into_iter().step_by(3) {
+            let mut rules = Rules::default();
+            rules.set(&name, &value).unwrap();
+            let mut game = Game::new(rules, Position::startpos());
+            for _ in 0..120 {
+                let p = game.position();
+                let m = p.mirrored();
+                assert_eq!(m.side_to_move(), p.side_to_move().opponent());
+                assert_eq!(
+                    net.evaluate_position(p),
+                    net.evaluate_position(&m),
+                    "{} against its mirror {}",
+                    p.fen(),
+                    m.fen()
+                );
+                checked += 1;
+                let Some(mv) = random_move(&game, &mut rng) else {
+                    break;
+                };
+                game.make(mv);
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} positions");
+}
+
+#[test]
+fn the_score_is_the_documented_integer_formula() {
+    let net = random_net(16, 6);
+    let pos: Position = "2d3e/l4c1/rTp1w2/7/E6/5R1/1W3t1/3D2L/C6 b 8 34"
+        .parse()
+        .unwrap();
+    let acc = Accumulator::from_position(&net, &pos);
+    let q = net.quantisation();
+    let crelu = |v: i16| i64::from(v.clamp(0, q.qa as i16));
+    let (us, them) = (Side::Blue, Side::Red);
+    let mut sum = i64::from(net.b2());
+    for i in 0..6 {
+        sum += crelu(acc.perspective(us)[i]) * i64::from(net.w2()[i]);
+        sum += crelu(acc.perspective(them)[i]) * i64::from(net.w2()[6 + i]);
+    }
+    let expected = sum * i64::from(q.scale) / i64::from(q.qa * q.qb);
+    assert_eq!(i64::from(net.evaluate(&acc, Side::Blue)), expected);
+    // And the hidden values are b1 plus the rows of the pieces on the board.
+    let mut red = net.b1().to_vec();
+    for sq in Square::all() {
+        if let Some(piece) = pos.piece_at(sq) {
+            for (v, w) in red
+                .iter_mut()
+                .zip(net.w1_row(feature_index(Side::Red, piece, sq)))
+            {
+                *v = v.wrapping_add(*w);
+            }
+        }
+    }
+    assert_eq!(acc.perspective(Side::Red), &red[..]);
+}
+
+// ---------------------------------------------------------------------------
+// The placeholder net
+// ---------------------------------------------------------------------------
+
+/// The placeholder shipped until a trained net replaces it: the linear
+/// evaluation's material and advancement as a piece-square table, one hidden
+/// value per (ours/theirs, animal), plus its tempo as the output bias.
+fn placeholder_net() -> Network {
+    const H: usize = 16;
+    // Every piece's worth, in centipawns, over this is a hidden value of 1.0.
+    const NORM: f64 = 2048.0;
+    let q = Quantisation {
+        scale: 400,
+        qa: 255,
+        qb: 64,
+    };
+    let manhattan =
+        |a: Square, b: Square| a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank());
+    let dens = [Square::new(3, 8).unwrap(), Square::new(3, 0).unwrap()];
+    let mut w1 = vec![0i16; INPUTS * H];
+    for (theirs, side) in [Side::Red, Side::Blue].into_iter().enumerate() {
+        for animal in Animal::ALL {
+            let rank = animal.index();
+            for sq in Square::all() {
+                // Seen from Red's seat: ours head for d9, theirs for d1.
+                let d = (manhattan(sq, dens[theirs]) as usize).clamp(1, 10);
+                let worth = WEIGHTS[feature::MATERIAL + rank]
+                    + WEIGHTS[feature::ADVANCE + rank * 10 + d - 1];
+                let input = feature_index(Side::Red, Piece::new(side, animal), sq);
+                w1[input * H + theirs * 8 + rank] =
+                    (f64::from(worth.max(0)) / NORM * f64::from(q.qa)).round() as i16;
+            }
+        }
+    }
+    // Each perspective carries half the difference: ours count for the side
+    // to move's view, theirs against, and the other way round for the other.
+    let c = (NORM / (2.0 * f64::from(q.scale)) * f64::from(q.qb)).round() as i16;
+    let mut w2 = Vec::with_capacity(2 * H);
+    for sign in [1, -1] {
+        w2.extend(std::iter::repeat_n(sign * c, 8));
+        w2.extend(std::iter::repeat_n(-sign * c, 8));
+    }
+    let b2 = (f64::from(WEIGHTS[feature::TEMPO]) / f64::from(q.scale) * f64::from(q.qa * q.qb))
+        .round() as i32;
+    Network::new(
+        q,
+        "placeholder: the linear evaluation's material and advancement as a \
+         piece-square table (tests/nnue.rs, write_the_placeholder_net); not trained",
+        w1,
+        vec![0; H],
+        w2,
+        b2,
+    )
+    .unwrap()
+}
+
+#[test]
+#[ignore = "writes nets/default.nnue: run by hand to regenerate the placeholder"]
+fn write_the_placeholder_net() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    std::fs::write(path, placeholder_net().to_bytes()).unwrap();
+}
+
+#[test]
+fn the_placeholder_reproduces_the_linear_material() {
+    let net = placeholder_net();
+    // Blue has lost its cat, then also its elephant; Red to move.
+    let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+    let no_cat = "l5t/1d5/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+    let no_elephant = "l5t/1d5/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+    let score = |fen: &str| net.evaluate_position(&fen.parse().unwrap());
+    let cat = WEIGHTS[feature::MATERIAL + 1];
+    let elephant = WEIGHTS[feature::MATERIAL + 7];
+    let gain_cat = score(no_cat) - score(start);
+    let gain_elephant = score(no_elephant) - score(no_cat);
+    // Within the placeholder's 8 cp steps of its piece-square values.
+    assert!((gain_cat - cat).abs() < 150, "cat {gain_cat} vs {cat}");
+    assert!(
+        (gain_elephant - elephant).abs() < 250,
+        "elephant {gain_elephant} vs {elephant}"
+    );
+    assert!(gain_elephant > 5 * gain_cat);
+}
+
+// ---------------------------------------------------------------------------
+// Through the binary
+// ---------------------------------------------------------------------------
+
+/// The `eval` command's total, with the strict protocol check off (its
+/// answer is for people).
+fn eval_total(e: &mut EngineProcess) -> i32 {
+    e.strict = false;
+    e.send("eval");
+    let lines = e.sync();
+    e.strict = true;
+    let total = lines
+        .iter()
+        .find_map(|l| l.trim().strip_prefix("total"))
+        .unwrap_or_else(|| e.fail(&format!("no total in {lines:?}")));
+    total.trim().parse().unwrap()
+}
+
+/// Expects exactly one `info string error:` line, mentioning each of `words`.
+#[track_caller]
+fn expect_option_error(e: &mut EngineProcess, cmd: &str, words: &[&str]) {
+    e.send(cmd);
+    let lines = e.sync();
+    let ok = lines.len() == 1
+        && lines[0].starts_with("info string error: ")
+        && words.iter().all(|w| lines[0].contains(w));
+    if !ok {
+        e.fail(&format!(
+            "{cmd:?}: expected one error naming {words:?}, got {lines:?}"
+        ));
+    }
+}
+
+/// `go depth 3` answers one of the legal moves.
+fn expect_legal_bestmove(e: &mut EngineProcess) {
+    e.strict = false;
+    e.send("moves");
+    let legal = e.next_line();
+    e.strict = true;
+    let lines = e.go("go depth 3");
+    let (best, _) = common::parse_bestmove(lines.last().unwrap()).unwrap();
+    if !legal.split(' ').skip(1).any(|m| m == best) {
+        e.fail(&format!("bestmove {best} is not among {legal}"));
+    }
+}
+
+#[test]
+fn uci_lists_the_evaluation_options() {
+    let mut e = EngineProcess::spawn();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok");
+    for want in [
+        "option name Eval type combo default linear var nnue var linear",
+        "option name EvalFile type string default <default>",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want:?} not in {lines:?}");
+    }
+    e.finish();
+}
+
+#[test]
+fn a_bad_eval_file_is_refused_and_the_engine_keeps_its_net() {
+    let good = temp_file("good.nnue", &random_net(17, 12).to_bytes());
+    let bytes = random_net(18, 12).to_bytes();
+    let truncated = temp_file("truncated.nnue", &bytes[..bytes.len() - 100]);
+    let mut version = bytes.clone();
+    patch_u32(&mut version, 8, 9);
+    let version = temp_file("version.nnue", &version);
+    let mut e = EngineProcess::start();
+    e.quiet("setoption name Eval value nnue");
+    e.quiet("position startpos moves a3a4 g7g6");
+    let embedded = eval_total(&mut e);
+    e.quiet(&format!("setoption name EvalFile value {}", good.display()));
+    let with_good = eval_total(&mut e);
+    assert_eq!(
+        with_good,
+        random_net(17, 12).evaluate_position(
+            &Game::from_fen_and_moves(
+                Rules::default(),
+                doushou::rules::START_FEN,
+                &["a3a4", "g7g6"]
+            )
+            .unwrap()
+            .position()
+            .clone()
+        )
+    );
+    expect_option_error(
+        &mut e,
+        "setoption name EvalFile value /nonexistent",
+        &["/nonexistent"],
+    );
+    assert_eq!(eval_total(&mut e), with_good);
+    expect_legal_bestmove(&mut e);
+    let truncated_name = truncated.display().to_string();
+    expect_option_error(
+        &mut e,
+        &format!("setoption name EvalFile value {truncated_name}"),
+        &[&truncated_name, "truncated"],
+    );
+    let version_name = version.display().to_string();
+    expect_option_error(
+        &mut e,
+        &format!("setoption name EvalFile value {version_name}"),
+        &[&version_name, "version 9"],
+    );
+    assert_eq!(eval_total(&mut e), with_good);
+    expect_legal_bestmove(&mut e);
+    // `<default>` (or no value) is the embedded net again.
+    e.quiet("setoption name EvalFile value <default>");
+    assert_eq!(eval_total(&mut e), embedded);
+    e.quiet(&format!("setoption name EvalFile value {}", good.display()));
+    e.quiet("setoption name EvalFile");
+    assert_eq!(eval_total(&mut e), embedded);
+    e.finish();
+    for f in [good, truncated, version] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+#[test]
+fn the_eval_option_switches_the_evaluation() {
+    let mut e = EngineProcess::start();
+    e.quiet("position fen l5t/1d5/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1");
+    e.strict = false;
+    e.send("eval");
+    let linear = e.sync();
+    e.strict = true;
+    assert!(
+        linear.iter().any(|l| l.trim().starts_with("material")),
+        "{linear:?}"
+    );
+    e.quiet("setoption name Eval value nnue");
+    e.strict = false;
+    e.send("eval");
+    let net = e.sync();
+    e.strict = true;
+    assert!(net.iter().any(|l| l.trim().starts_with("nnue")), "{net:?}");
+    assert!(
+        !net.iter().any(|l| l.trim().starts_with("material")),
+        "{net:?}"
+    );
+    // Blue is a cat down: both evaluations say Red is better.
+    assert!(eval_total(&mut e) > 0);
+    expect_legal_bestmove(&mut e);
+    expect_option_error(
+        &mut e,
+        "setoption name Eval value cubic",
+        &["Eval", "cubic"],
+    );
+    e.quiet("setoption name Eval value linear");
+    assert!(eval_total(&mut e) > 0);
+    e.finish();
+}
+
+#[test]
+fn the_tools_take_the_evaluation_from_the_command_line() {
+    let good = temp_file("tool.nnue", &random_net(19, 8).to_bytes());
+    let bench = |args: &[&str]| {
+        Command::new(common::BIN)
+            .args(["bench", "--depth", "2"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let ok = bench(&["--eval", "nnue", "--eval-file", good.to_str().unwrap()]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(text.lines().last().unwrap().ends_with("nps"), "{text}");
+
+    let missing = bench(&["--eval", "nnue", "--eval-file", "/nonexistent.nnue"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("/nonexistent.nnue"), "{err}");
+
+    let bad_kind = bench(&["--eval", "cubic"]);
+    assert_eq!(bad_kind.status.code(), Some(2));
+    let _ = std::fs::remove_file(good);
+}
+
+#[test]
+fn the_search_keeps_its_accumulators_in_step_with_the_game() {
+    // Debug builds check the stack against a sum from scratch at every
+    // evaluation; null moves, reductions and every cutoff path are on.
+    let path = temp_file("search.nnue", &random_net(20, 16).to_bytes());
+    let mut engine = Engine::new();
+    for (name, value) in [
+        ("Eval", "nnue"),
+        ("EvalFile", path.to_str().unwrap()),
+        ("Search_NullMove", "true"),
+        ("Search_Aspiration", "true"),
+        ("Search_DenExtension", "true"),
+        ("Hash", "4"),
+    ] {
+        engine.set_option(name, Some(value)).unwrap();
+    }
+    let mut searched = 0;
+    for fen in doushou::bench::positions().step_by(4) {
+        engine.new_game();
+        engine.set_position::<&str>(fen, &[]).unwrap();
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let result = engine.search(&limits, &Silent).unwrap();
+        let game = engine.game().unwrap();
+        if game.outcome().is_none() {
+            assert!(
+                game.legal_moves().contains(&result.best_move),
+                "{fen}: {}",
+                result.best_move
+            );
+            searched += 1;
+        }
+    }
+    assert!(searched >= 5, "only {searched} positions searched");
+    let _ = std::fs::remove_file(path);
+}
