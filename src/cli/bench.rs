@@ -1,6 +1,6 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
-use crate::engine::Engine;
+use crate::engine::{Engine, SearchControl};
 use clap::Args;
 
 /// Arguments of `doushou bench`.
@@ -26,6 +26,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     engine
         .set_option("Hash", Some(&args.hash.to_string()))
         .map_err(|e| e.to_string())?;
-    crate::bench::run(&mut engine, Some(args.depth), |l| println!("{l}"))?;
+    crate::bench::run(
+        engine.searcher(),
+        *engine.rules(),
+        Some(args.depth),
+        &SearchControl::default(),
+        |l| println!("{l}"),
+    )?;
     Ok(())
 }
