@@ -10,12 +10,19 @@
 //! answer's line is read (the reading thread timestamps it). Prints min,
 //! median, p99 and max in milliseconds.
 //!
+//! With `movetime` first, it measures instead how much of `go movetime M` the
+//! engine uses, for several M: the time from `go` to `bestmove` over M (the
+//! ratio used/granted), and over M less `Move Overhead` (the engine's own
+//! deadline, which it should reach: at least 0.9).
+//!
 //! ```text
 //! cargo build --release
 //! cargo run --release --example protocol_latency -- [binary] [repetitions]
+//! cargo run --release --example protocol_latency -- movetime [binary] [repetitions]
 //! ```
 //!
-//! The binary defaults to `target/release/doushou`, repetitions to 200.
+//! The binary defaults to `target/release/doushou`, repetitions to 200 (5 for
+//! `movetime`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -27,6 +34,12 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Search times before `stop`, cycled through the repetitions.
 const SEARCH_MS: [u64; 8] = [0, 1, 2, 5, 10, 20, 50, 100];
+
+/// The `movetime`s of the movetime mode, ms.
+const MOVETIMES_MS: [u64; 5] = [100, 300, 1000, 2000, 5000];
+
+/// The engine's default `Move Overhead`, ms, left as it is by this example.
+const MOVE_OVERHEAD_MS: u64 = 30;
 
 struct Engine {
     child: Child,
@@ -177,22 +190,76 @@ fn stop_latency(path: &str, threads: usize, reps: usize) -> Vec<(u64, Duration)>
         .collect()
 }
 
+/// `go movetime M` → `bestmove`, for each M of [`MOVETIMES_MS`]: the time
+/// used over M, and over M less the move overhead.
+fn movetime_ratios(path: &str, reps: usize) {
+    let mut e = Engine::start(path);
+    e.setup(1);
+    println!(
+        "{:>8} {:>4} {:>10} {:>10} {:>10} {:>16}",
+        "movetime", "n", "min ms", "median ms", "max ms", "used/granted"
+    );
+    for movetime in MOVETIMES_MS {
+        let mut used: Vec<Duration> = (0..reps)
+            .map(|_| {
+                let t0 = Instant::now();
+                e.send(&format!("go movetime {movetime}"));
+                let used = e.wait_for(|l| l.starts_with("bestmove")) - t0;
+                e.sync();
+                used
+            })
+            .collect();
+        used.sort();
+        let median = used[used.len() / 2];
+        let deadline = movetime.saturating_sub(MOVE_OVERHEAD_MS).max(1) as f64;
+        println!(
+            "{movetime:>8} {:>4} {:>10.1} {:>10.1} {:>10.1} {:>7.3} ({:.3} of M - overhead, min {:.3})",
+            used.len(),
+            ms(used[0]),
+            ms(median),
+            ms(used[used.len() - 1]),
+            ms(median) / movetime as f64,
+            ms(median) / deadline,
+            ms(used[0]) / deadline,
+        );
+    }
+}
+
+/// Says how loaded the machine is (Linux): other processes' load shows in
+/// the measures.
+fn print_load(when: &str) {
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        let load: Vec<&str> = load.split_whitespace().take(3).collect();
+        println!("load average {when} the run: {}", load.join(" "));
+    }
+}
+
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let movetime_mode = args.first().is_some_and(|a| a == "movetime");
+    if movetime_mode {
+        args.remove(0);
+    }
+    let mut args = args.into_iter();
     let path = args
         .next()
         .unwrap_or_else(|| "target/release/doushou".to_string());
     let reps: usize = args
         .next()
         .map(|r| r.parse().expect("repetitions: a number"))
-        .unwrap_or(200);
+        .unwrap_or(if movetime_mode { 5 } else { 200 });
     let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
-    println!("protocol latency of {path}: {reps} repetitions each, {cpus} CPUs, times in ms");
-    // Other processes' load shows in the tails: say what it was (Linux).
-    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
-        let load: Vec<&str> = load.split_whitespace().take(3).collect();
-        println!("load average before the run: {}", load.join(" "));
+    if movetime_mode {
+        println!("movetime used by {path}: {reps} repetitions each, {cpus} CPUs");
+        print_load("before");
+        println!();
+        movetime_ratios(&path, reps);
+        println!();
+        print_load("after");
+        return;
     }
+    println!("protocol latency of {path}: {reps} repetitions each, {cpus} CPUs, times in ms");
+    print_load("before");
     println!();
     summary("isready -> readyok, idle", &mut isready_idle(&path, reps));
     for threads in [1, 2] {
@@ -217,9 +284,6 @@ fn main() {
             summary(&format!("  after {search_ms} ms of search"), &mut group);
         }
     }
-    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
-        let load: Vec<&str> = load.split_whitespace().take(3).collect();
-        println!();
-        println!("load average after the run: {}", load.join(" "));
-    }
+    println!();
+    print_load("after");
 }

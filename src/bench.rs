@@ -3,7 +3,8 @@
 //! the signature that commits quote as `Bench: N`.
 
 use crate::engine::search::Silent;
-use crate::engine::{Engine, Limits};
+use crate::engine::{Limits, SearchControl, Searcher};
+use crate::rules::{Game, Rules};
 use std::time::Instant;
 
 /// The bench positions, built into the binary so the bench runs anywhere.
@@ -36,29 +37,32 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` with the engine's options (a new
-/// game each, so runs do not depend on one another), writing a line per
-/// position and a last line `<nodes> nodes <nps> nps` to `out`.
+/// Searches every bench position to `depth` under `rules` with the searcher's
+/// options (the table cleared for each, so runs do not depend on one another),
+/// writing a line per position and a last line `<nodes> nodes <nps> nps` to
+/// `out`. A `stop` through `control` ends it early, with an error.
 pub fn run(
-    engine: &mut Engine,
+    searcher: &Searcher,
+    rules: Rules,
     depth: Option<i32>,
+    control: &SearchControl,
     mut out: impl FnMut(&str),
 ) -> Result<BenchReport, String> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut nodes = 0;
     let start = Instant::now();
     for (i, fen) in positions().enumerate() {
-        engine.new_game();
-        engine
-            .set_position::<&str>(fen, &[])
+        searcher.clear_hash();
+        let game = Game::from_fen_and_moves::<&str>(rules, fen, &[])
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
         let limits = Limits {
             depth: Some(depth as u32),
             ..Limits::default()
         };
-        let result = engine
-            .search(&limits, &Silent)
-            .map_err(|e| format!("{e:?}"))?;
+        let result = searcher.search(&game, &limits, control, &Silent);
+        if control.stop_requested() {
+            return Err(format!("bench stopped at position {}", i + 1));
+        }
         nodes += result.nodes;
         out(&format!(
             "position {:>2} depth {} nodes {:>9} bestmove {} {}",

@@ -1,6 +1,6 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
-use crate::engine::Engine;
+use crate::engine::{Engine, SearchControl};
 use clap::Args;
 
 /// Arguments of `doushou bench`.
@@ -30,6 +30,12 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         .set_option("Hash", Some(&args.hash.to_string()))
         .map_err(|e| e.to_string())?;
     args.eval.apply(&mut engine)?;
-    crate::bench::run(&mut engine, Some(args.depth), |l| println!("{l}"))?;
+    crate::bench::run(
+        engine.searcher(),
+        *engine.rules(),
+        Some(args.depth),
+        &SearchControl::default(),
+        |l| println!("{l}"),
+    )?;
     Ok(())
 }

@@ -13,11 +13,13 @@ use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTION_NAMES, Rules};
 use eval::EvalKind;
 use nnue::Network;
 use search::{Bounds, Features, Listener, PaddedCounter, SearchResult, Shared, Worker};
-use std::sync::Arc;
+use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
-use time::{Clock, TimeLimits};
+use std::time::Instant;
+use time::{Clock, NO_CLOCK_MOVETIME_MS, TimeLimits};
 use tt::TranspositionTable;
 
 /// Everything `go` can ask for.
@@ -37,6 +39,38 @@ pub struct Limits {
     pub ponder: bool,
     /// Only these root moves.
     pub searchmoves: Vec<Move>,
+}
+
+impl fmt::Display for Limits {
+    /// The limits as the words of `go` (for the log).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.time;
+        let numbers = [
+            ("wtime", t.red_time),
+            ("btime", t.blue_time),
+            ("winc", t.red_increment),
+            ("binc", t.blue_increment),
+            ("movestogo", t.moves_to_go),
+            ("movetime", t.movetime),
+            ("depth", self.depth.map(u64::from)),
+            ("nodes", self.nodes),
+            ("mate", self.mate.map(u64::from)),
+        ];
+        let mut words: Vec<String> = numbers
+            .iter()
+            .filter_map(|(word, n)| n.map(|n| format!("{word} {n}")))
+            .collect();
+        for (word, on) in [("infinite", self.infinite), ("ponder", self.ponder)] {
+            if on {
+                words.push(word.to_string());
+            }
+        }
+        if !self.searchmoves.is_empty() {
+            words.push("searchmoves".to_string());
+            words.extend(self.searchmoves.iter().map(Move::to_string));
+        }
+        write!(f, "{}", words.join(" "))
+    }
 }
 
 /// The engine's own options (the rule options live in [`Rules`]).
@@ -158,20 +192,269 @@ pub enum GoError {
     NoPosition,
 }
 
-/// A search running on its own thread.
-struct Running {
-    handle: JoinHandle<()>,
-    stop: Arc<AtomicBool>,
+/// What the user says to one task on the search thread (`stop`, `ponderhit`)
+/// and whether the task is over. Each task gets its own, so a `stop` sent right
+/// after `go` can never be undone by a reset.
+///
+/// "The user said stop" is kept apart from "the search is done thinking" (a
+/// limit reached, which is the search's own business): only the first, or a
+/// `ponderhit`, lets the answer of `go infinite` or `go ponder` out.
+#[derive(Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
     pondering: Arc<AtomicBool>,
+    /// Whether the task has ended; guards the waits on `changed`.
+    finished: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl SearchControl {
+    /// A control for a task that begins pondering (`go ponder`) or not.
+    pub fn new(pondering: bool) -> SearchControl {
+        SearchControl {
+            pondering: Arc::new(AtomicBool::new(pondering)),
+            ..SearchControl::default()
+        }
+    }
+
+    /// The user said stop: thinking ends and the answer goes out.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.notify();
+    }
+
+    /// The expected move was played: the clock starts; the answer may go out.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+        self.notify();
+    }
+
+    /// Whether the user said stop.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The flag `stop` sets, for code that only polls (perft).
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    fn lock(&self) -> MutexGuard<'_, bool> {
+        self.finished.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wakes the waits. The lock is taken after the flag is set, so a waiter
+    /// that read the old value is already waiting and hears this.
+    fn notify(&self) {
+        let _guard = self.lock();
+        self.changed.notify_all();
+    }
+
+    /// Waits until the answer may go out: at once, except under `infinite`
+    /// (until `stop`) and while pondering (until `stop` or `ponderhit`).
+    fn wait_for_release(&self, infinite: bool) {
+        let mut guard = self.lock();
+        while !self.stop_requested() && (infinite || self.pondering.load(Ordering::Relaxed)) {
+            guard = self.changed.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        *self.lock()
+    }
+
+    fn wait_finished(&self) {
+        let mut guard = self.lock();
+        while !*guard {
+            guard = self.changed.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Marks its task finished when dropped, also when the task panicked: nothing
+/// waits forever for a task that died.
+struct FinishOnDrop(Arc<SearchControl>);
+
+impl Drop for FinishOnDrop {
+    fn drop(&mut self) {
+        *self.0.lock() = true;
+        self.0.changed.notify_all();
+    }
+}
+
+type Task = Box<dyn FnOnce() + Send>;
+
+/// The thread that runs searches (and perft, bench) one after another, kept
+/// between them: starting a thread per `go` costs time under load.
+struct SearchThread {
+    tasks: Option<Sender<Task>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl SearchThread {
+    fn start() -> SearchThread {
+        let (tasks, queue) = mpsc::channel::<Task>();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                for task in queue {
+                    // A panic is a bug, already reported on stderr; the thread
+                    // lives on for the next task.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
+                }
+            })
+            .expect("the search thread starts");
+        SearchThread {
+            tasks: Some(tasks),
+            handle: Some(handle),
+        }
+    }
+
+    fn run(&self, task: Task) {
+        if let Some(tasks) = &self.tasks {
+            // The thread outlives the sender: sending cannot fail.
+            let _ = tasks.send(task);
+        }
+    }
+}
+
+impl Drop for SearchThread {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread's loop.
+        self.tasks = None;
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// Everything a search needs but the position: the options, the table and the
+/// helper threads. Cheap to clone onto the search thread.
+#[derive(Clone)]
+pub struct Searcher {
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    /// Threads - 1 helpers for lazy SMP, kept between searches.
+    helpers: Option<Arc<rayon::ThreadPool>>,
+}
+
+impl Searcher {
+    /// Forgets every entry of the table (a new game, each bench position).
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+
+    /// One whole search of `game` on the calling thread and the helpers; then,
+    /// under `infinite` and `ponder`, waits for the user to let the answer out.
+    pub fn search(
+        &self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+        listener: &dyn Listener,
+    ) -> SearchResult {
+        let start = Instant::now();
+        if let Some(outcome) = game.outcome() {
+            control.wait_for_release(limits.infinite);
+            return finished_result(outcome, game);
+        }
+        let options = &self.options;
+        let tt = &*self.tt;
+        tt.new_search();
+        let side = game.position().side_to_move();
+        let clock = Clock::new(
+            &limits.time,
+            side,
+            options.move_overhead_ms,
+            Arc::clone(&control.pondering),
+        );
+        if limits.time.lacks_mover_clock(side) {
+            listener.message(&format!(
+                "no clock for {side}, the side to move: searching {NO_CLOCK_MOVETIME_MS} ms"
+            ));
+        }
+        let threads = options.threads.max(1);
+        log::info!("search start: go {limits}; time {clock}; {threads} threads");
+        let mut bounds = Bounds {
+            depth: limits.depth.map(|d| d.max(1) as i32),
+            nodes: limits.nodes,
+            mate: limits.mate.map(|m| m as i32),
+            searchmoves: limits.searchmoves.clone(),
+            multipv: options.multipv,
+        };
+        if game.legal_moves().len() == 1 && clock.is_on_clock() && !limits.ponder {
+            // One legal move: play it at once, with a score from a one-ply look.
+            bounds.depth = Some(1);
+        }
+        let done_thinking = AtomicBool::new(false);
+        let shared = Shared {
+            tt,
+            stop: &done_thinking,
+            user_stop: &control.stop,
+            nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+            weights: &eval::WEIGHTS,
+            net: (options.eval == EvalKind::Nnue).then_some(&*options.net),
+            features: options.features,
+        };
+        let think = || {
+            let mut main = Worker::new(&shared, game.clone(), 0, Some(&clock), bounds.clone());
+            let result = main.iterate(listener);
+            main.flush_nodes();
+            // The helpers stop with the main thread, whatever stopped it.
+            done_thinking.store(true, Ordering::Relaxed);
+            result
+        };
+        let mut result = match &self.helpers {
+            Some(pool) if threads > 1 => pool.in_place_scope(|scope| {
+                for id in 1..threads {
+                    let (shared, game, bounds) = (&shared, game.clone(), bounds.clone());
+                    scope.spawn(move |_| {
+                        let mut worker = Worker::new(shared, game, id, None, bounds);
+                        worker.iterate(&search::Silent);
+                        worker.flush_nodes();
+                    });
+                }
+                think()
+            }),
+            _ => think(),
+        };
+        result.nodes = shared.total_nodes();
+        result.time_ms = start.elapsed().as_millis() as u64;
+        result.hashfull = tt.hashfull();
+        log::info!(
+            "search done thinking: depth {} nodes {} time {} ms best {}",
+            result.depth,
+            result.nodes,
+            result.time_ms,
+            result.best_move
+        );
+        control.wait_for_release(limits.infinite);
+        result
+    }
+}
+
+/// Helper threads for `threads` search threads in all (none for one).
+fn helper_pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>, String> {
+    if threads <= 1 {
+        return Ok(None);
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads - 1)
+        .thread_name(|i| format!("search helper {}", i + 1))
+        .build()
+        .map(|pool| Some(Arc::new(pool)))
+        .map_err(|e| format!("threads that can be started ({e})"))
 }
 
 /// The engine object.
 pub struct Engine {
     rules: Rules,
     game: Option<Game>,
-    options: EngineOptions,
-    tt: Arc<TranspositionTable>,
-    running: Option<Running>,
+    searcher: Searcher,
+    /// Started at the first task run in the background.
+    thread: Option<SearchThread>,
+    /// The control of the last task sent to the thread, until waited for.
+    running: Option<Arc<SearchControl>>,
 }
 
 impl Default for Engine {
@@ -188,8 +471,14 @@ impl Engine {
         Engine {
             rules,
             game: Some(Game::new(rules, crate::rules::Position::startpos())),
-            tt: Arc::new(TranspositionTable::new(options.hash_mb).expect("the default table fits")),
-            options,
+            searcher: Searcher {
+                tt: Arc::new(
+                    TranspositionTable::new(options.hash_mb).expect("the default table fits"),
+                ),
+                helpers: None,
+                options,
+            },
+            thread: None,
             running: None,
         }
     }
@@ -214,7 +503,12 @@ impl Engine {
 
     /// The engine options.
     pub fn options(&self) -> &EngineOptions {
-        &self.options
+        &self.searcher.options
+    }
+
+    /// What searches with the engine's options and table (bench).
+    pub fn searcher(&self) -> &Searcher {
+        &self.searcher
     }
 
     /// The current game, if a valid position is set.
@@ -222,11 +516,9 @@ impl Engine {
         self.game.as_ref()
     }
 
-    /// Whether a search is running.
+    /// Whether a search (or another background task) is running.
     pub fn is_searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+        self.running.as_ref().is_some_and(|c| !c.is_finished())
     }
 
     /// Sets an option by name (any case); `value` is `None` for buttons. A valid
@@ -238,6 +530,7 @@ impl Engine {
             let mut rules = self.rules;
             rules.set(name, value.unwrap_or(""))?;
             self.end_search();
+            log::info!("option {name} = {}", value.unwrap_or(""));
             if rules != self.rules {
                 self.rules = rules;
                 self.game = self.game.as_ref().and_then(|g| replay(g, rules));
@@ -245,7 +538,7 @@ impl Engine {
             return Ok(());
         };
         let value = value.unwrap_or("");
-        let mut o = self.options.clone();
+        let mut o = self.searcher.options.clone();
         match name {
             "Threads" => o.threads = kind.parse_int(name, value)? as usize,
             "Hash" => o.hash_mb = kind.parse_int(name, value)? as usize,
@@ -265,47 +558,44 @@ impl Engine {
             _ => unreachable!("every listed engine option is handled"),
         }
         // The table's static evaluations belong to the evaluation that wrote them.
-        let eval_changed = o.eval != self.options.eval || !Arc::ptr_eq(&o.net, &self.options.net);
+        let eval_changed = o.eval != self.searcher.options.eval
+            || !Arc::ptr_eq(&o.net, &self.searcher.options.net);
         self.end_search();
-        if o.hash_mb != self.options.hash_mb {
+        let refused = |expected: String| OptionError::BadValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            expected,
+        };
+        if o.threads != self.searcher.options.threads {
+            self.searcher.helpers = helper_pool(o.threads).map_err(refused)?;
+        }
+        if o.hash_mb != self.searcher.options.hash_mb {
             // Drop the old table first so that both never live at once.
-            self.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
+            self.searcher.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
             match TranspositionTable::new(o.hash_mb) {
-                Ok(tt) => self.tt = Arc::new(tt),
+                Ok(tt) => self.searcher.tt = Arc::new(tt),
                 Err(why) => {
-                    self.tt = Arc::new(
-                        TranspositionTable::new(self.options.hash_mb).expect("the old size fit"),
+                    self.searcher.tt = Arc::new(
+                        TranspositionTable::new(self.searcher.options.hash_mb)
+                            .expect("the old size fit"),
                     );
-                    return Err(OptionError::BadValue {
-                        name: name.to_string(),
-                        value: value.to_string(),
-                        expected: why,
-                    });
+                    return Err(refused(why));
                 }
             }
         }
         if name == "Clear Hash" || eval_changed {
-            self.clear_hash();
+            self.searcher.clear_hash();
         }
-        self.options = o;
+        log::info!("option {name} = {value}");
+        self.searcher.options = o;
         Ok(())
     }
 
     /// Forgets everything learnt (the table) for a new game.
     pub fn new_game(&mut self) {
         self.end_search();
-        self.clear_hash();
-    }
-
-    fn clear_hash(&mut self) {
-        match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
-            None => {
-                let fresh =
-                    TranspositionTable::new(self.options.hash_mb).expect("the size fit before");
-                self.tt = Arc::new(fresh);
-            }
-        }
+        log::info!("new game: the table is cleared");
+        self.searcher.clear_hash();
     }
 
     /// Sets the position from its text and moves. On error the engine holds no
@@ -314,18 +604,20 @@ impl Engine {
         self.end_search();
         match Game::from_fen_and_moves(self.rules, fen, moves) {
             Ok(game) => {
+                log::debug!("position {} after {} moves", fen, moves.len());
                 self.game = Some(game);
                 Ok(())
             }
             Err(e) => {
+                log::debug!("position refused: {e}");
                 self.game = None;
                 Err(e)
             }
         }
     }
 
-    /// Starts a search on its own thread and returns at once. `on_done` gets the
-    /// result exactly once, after `listener` heard the last progress line. A
+    /// Starts a search on the search thread and returns at once. `on_done` gets
+    /// the result exactly once, after `listener` heard the last progress line. A
     /// search still running is stopped first (its result reported as usual).
     pub fn go(
         &mut self,
@@ -335,32 +627,42 @@ impl Engine {
     ) -> Result<(), GoError> {
         self.end_search();
         let game = self.game.clone().ok_or(GoError::NoPosition)?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let pondering = Arc::new(AtomicBool::new(limits.ponder));
-        let tt = Arc::clone(&self.tt);
-        let options = self.options.clone();
-        let (stop2, pondering2) = (Arc::clone(&stop), Arc::clone(&pondering));
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || {
-                let result = run_search(
-                    &game,
-                    &options,
-                    &tt,
-                    &limits,
-                    &stop2,
-                    &pondering2,
-                    &*listener,
-                );
-                on_done(result);
-            })
-            .expect("the search thread starts");
-        self.running = Some(Running {
-            handle,
-            stop,
-            pondering,
+        self.run_in_background(limits.ponder, move |searcher, control| {
+            let result = searcher.search(&game, &limits, control, &*listener);
+            log::info!(
+                "bestmove {} after depth {}, {} nodes",
+                result.best_move,
+                result.depth,
+                result.nodes
+            );
+            on_done(result);
         });
         Ok(())
+    }
+
+    /// Runs `task` on the search thread and returns at once; `stop` (and the
+    /// commands that end a search) reach it through its [`SearchControl`]. A
+    /// task still running is stopped and waited for first.
+    pub fn run_in_background(
+        &mut self,
+        pondering: bool,
+        task: impl FnOnce(&Searcher, &SearchControl) + Send + 'static,
+    ) {
+        self.end_search();
+        let control = Arc::new(SearchControl::new(pondering));
+        let finished = FinishOnDrop(Arc::clone(&control));
+        let searcher = self.searcher.clone();
+        self.thread
+            .get_or_insert_with(SearchThread::start)
+            .run(Box::new(move || {
+                let finished = finished;
+                let searcher = searcher;
+                task(&searcher, &finished.0);
+                // The table is let go before the task counts as finished, so
+                // that a new `Hash` never lives beside the old one.
+                drop(searcher);
+            }));
+        self.running = Some(control);
     }
 
     /// Runs a search to its end on the calling thread (bench, analysis).
@@ -371,30 +673,22 @@ impl Engine {
     ) -> Result<SearchResult, GoError> {
         self.wait();
         let game = self.game.as_ref().ok_or(GoError::NoPosition)?;
-        let stop = AtomicBool::new(false);
-        let pondering = Arc::new(AtomicBool::new(false));
-        Ok(run_search(
-            game,
-            &self.options,
-            &self.tt,
-            limits,
-            &stop,
-            &pondering,
-            listener,
-        ))
+        Ok(self
+            .searcher
+            .search(game, limits, &SearchControl::new(false), listener))
     }
 
     /// Asks the running search, if any, to stop; it reports as usual.
     pub fn stop(&self) {
-        if let Some(r) = &self.running {
-            r.stop.store(true, Ordering::Relaxed);
+        if let Some(c) = &self.running {
+            c.stop();
         }
     }
 
     /// The expected move was played: the ponder search goes on as a normal one.
     pub fn ponderhit(&self) {
-        if let Some(r) = &self.running {
-            r.pondering.store(false, Ordering::Relaxed);
+        if let Some(c) = &self.running {
+            c.ponderhit();
         }
     }
 
@@ -413,8 +707,8 @@ impl Engine {
 
     /// Waits for the running search, if any, to end (and report).
     pub fn wait(&mut self) {
-        if let Some(r) = self.running.take() {
-            let _ = r.handle.join();
+        if let Some(c) = self.running.take() {
+            c.wait_finished();
         }
     }
 }
@@ -422,6 +716,7 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.end_search();
+        // Then the search thread is joined, as it is dropped.
     }
 }
 
@@ -473,79 +768,4 @@ fn finished_result(outcome: Outcome, game: &Game) -> SearchResult {
         outcome: Some(outcome),
         ..SearchResult::default()
     }
-}
-
-/// One whole search: helpers and main thread, then waiting out `infinite` and
-/// `ponder` until the protocol says `stop` or `ponderhit`.
-fn run_search(
-    game: &Game,
-    options: &EngineOptions,
-    tt: &TranspositionTable,
-    limits: &Limits,
-    stop: &AtomicBool,
-    pondering: &Arc<AtomicBool>,
-    listener: &dyn Listener,
-) -> SearchResult {
-    let start = Instant::now();
-    let wait_for_user = |result: SearchResult| {
-        // `infinite` and `ponder` answer only after `stop` (or `ponderhit`).
-        while (limits.infinite || pondering.load(Ordering::Relaxed))
-            && !stop.load(Ordering::Relaxed)
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        result
-    };
-    if let Some(outcome) = game.outcome() {
-        return wait_for_user(finished_result(outcome, game));
-    }
-    tt.new_search();
-    let side = game.position().side_to_move();
-    let clock = Clock::new(
-        &limits.time,
-        side,
-        options.move_overhead_ms,
-        Arc::clone(pondering),
-    );
-    let mut bounds = Bounds {
-        depth: limits.depth.map(|d| d.max(1) as i32),
-        nodes: limits.nodes,
-        mate: limits.mate.map(|m| m as i32),
-        searchmoves: limits.searchmoves.clone(),
-        multipv: options.multipv,
-    };
-    let root_moves = game.legal_moves().len();
-    if root_moves == 1 && clock.is_timed() && !limits.ponder {
-        // One legal move: play it at once, with a score from a one-ply look.
-        bounds.depth = Some(1);
-    }
-    let threads = options.threads.max(1);
-    let shared = Shared {
-        tt,
-        stop,
-        nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
-        weights: &eval::WEIGHTS,
-        net: (options.eval == EvalKind::Nnue).then_some(&*options.net),
-        features: options.features,
-    };
-    let mut result = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let (shared, game, bounds) = (&shared, game.clone(), bounds.clone());
-            scope.spawn(move || {
-                let mut worker = Worker::new(shared, game, id, None, bounds);
-                worker.iterate(&search::Silent);
-                worker.flush_nodes();
-            });
-        }
-        let mut main = Worker::new(&shared, game.clone(), 0, Some(&clock), bounds);
-        let result = main.iterate(listener);
-        main.flush_nodes();
-        let result = wait_for_user(result);
-        stop.store(true, Ordering::Relaxed);
-        result
-    });
-    result.nodes = shared.total_nodes();
-    result.time_ms = start.elapsed().as_millis() as u64;
-    result.hashfull = tt.hashfull();
-    result
 }

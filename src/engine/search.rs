@@ -173,8 +173,11 @@ pub struct SearchResult {
 pub struct Shared<'a> {
     /// The table.
     pub tt: &'a TranspositionTable,
-    /// Set by the user (`stop`, `quit`) or by the main thread when it is done.
+    /// Set when the search is done thinking: a limit was reached or the main
+    /// thread finished. Whether the answer may go out is not its business.
     pub stop: &'a AtomicBool,
+    /// Set by the user (`stop`, `quit`, a command that ends the search).
+    pub user_stop: &'a AtomicBool,
     /// Nodes of each thread, summed for reports.
     pub nodes: Vec<PaddedCounter>,
     /// Evaluation weights.
@@ -194,6 +197,11 @@ impl Shared<'_> {
     /// Nodes of all threads so far.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Whether the threads must stop thinking, for whatever reason.
+    pub fn must_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.user_stop.load(Ordering::Relaxed)
     }
 }
 
@@ -536,7 +544,7 @@ impl<'a> Worker<'a> {
                     self.shared.stop.store(true, Ordering::Relaxed);
                 }
             }
-            if self.can_stop && self.shared.stop.load(Ordering::Relaxed) {
+            if self.can_stop && self.shared.must_stop() {
                 self.stopped = true;
             }
         }

@@ -16,11 +16,38 @@ pub struct TimeLimits {
     /// Blue's remaining time, ms (`btime`).
     pub blue_time: Option<u64>,
     /// Red's increment, ms.
-    pub red_increment: u64,
+    pub red_increment: Option<u64>,
     /// Blue's increment, ms.
-    pub blue_increment: u64,
+    pub blue_increment: Option<u64>,
     /// Moves until the next time control, if any.
     pub moves_to_go: Option<u64>,
+}
+
+/// How long a search thinks when `go` gives a clock but not the mover's: as
+/// with `movetime` of this many ms. Short, since the GUI evidently expects a
+/// move, and long enough for a sound one.
+pub const NO_CLOCK_MOVETIME_MS: u64 = 1000;
+
+impl TimeLimits {
+    /// The mover's remaining time and increment.
+    fn of(&self, side: Side) -> (Option<u64>, Option<u64>) {
+        match side {
+            Side::Red => (self.red_time, self.red_increment),
+            Side::Blue => (self.blue_time, self.blue_increment),
+        }
+    }
+
+    /// Whether `go` spoke of clocks (times, increments, moves to go) without
+    /// giving `side`, the mover, its time and without a `movetime`: such a search
+    /// has no deadline of its own and gets [`NO_CLOCK_MOVETIME_MS`].
+    pub fn lacks_mover_clock(&self, side: Side) -> bool {
+        let any_clock = self.red_time.is_some()
+            || self.blue_time.is_some()
+            || self.red_increment.is_some()
+            || self.blue_increment.is_some()
+            || self.moves_to_go.is_some();
+        any_clock && self.movetime.is_none() && self.of(side).0.is_none()
+    }
 }
 
 /// The search's clock: started at `go`, it tells the main thread when to stop.
@@ -29,6 +56,8 @@ pub struct Clock {
     /// Time budget: the search aims at `optimum` and never passes `maximum` (ms).
     optimum_ms: Option<u64>,
     maximum_ms: Option<u64>,
+    /// A fixed time (`movetime`): think until the deadline, never stop early.
+    fixed: bool,
     /// True while `go ponder` waits for `ponderhit`.
     pondering: Arc<AtomicBool>,
     /// Whether the search began as a ponder search.
@@ -45,13 +74,23 @@ impl Clock {
         overhead_ms: u64,
         pondering: Arc<AtomicBool>,
     ) -> Clock {
-        let (optimum_ms, maximum_ms) = budget(limits, side, overhead_ms);
+        let fixed_ms = limits.movetime.or(limits
+            .lacks_mover_clock(side)
+            .then_some(NO_CLOCK_MOVETIME_MS));
+        let (optimum_ms, maximum_ms) = match fixed_ms {
+            Some(ms) => {
+                let t = ms.saturating_sub(overhead_ms).max(1);
+                (Some(t), Some(t))
+            }
+            None => budget(limits, side, overhead_ms),
+        };
         let began_pondering = pondering.load(Ordering::Relaxed);
         Clock {
             began_pondering,
             start: Instant::now(),
             optimum_ms,
             maximum_ms,
+            fixed: fixed_ms.is_some(),
             pondering,
             deadline_base_ms: AtomicU64::new(0),
         }
@@ -62,9 +101,10 @@ impl Clock {
         self.start.elapsed().as_millis() as u64
     }
 
-    /// Whether any deadline applies (not `infinite`, depth- or node-limited search).
-    pub fn is_timed(&self) -> bool {
-        self.maximum_ms.is_some()
+    /// Whether the mover plays on its clock (not a fixed time, not untimed): then
+    /// a lone legal move is played at once.
+    pub fn is_on_clock(&self) -> bool {
+        self.maximum_ms.is_some() && !self.fixed
     }
 
     /// Milliseconds counted against the budget: none while pondering; after a
@@ -94,8 +134,12 @@ impl Clock {
     }
 
     /// Whether to stop rather than start another iteration: past the soft
-    /// budget, stretched while the best move keeps changing.
+    /// budget, stretched while the best move keeps changing. Only on a clock:
+    /// a fixed time is there to be used up to its deadline.
     pub fn should_stop_iterating(&self, best_move_changes: f64, root_moves: usize) -> bool {
+        if self.fixed {
+            return false;
+        }
         let (Some(optimum), Some(used)) = (self.optimum_ms, self.used_ms()) else {
             return false;
         };
@@ -107,16 +151,24 @@ impl Clock {
     }
 }
 
-/// (optimum, maximum) in ms for this move, or `None` when no clock is given.
-fn budget(limits: &TimeLimits, side: Side, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
-    if let Some(mt) = limits.movetime {
-        let t = mt.saturating_sub(overhead_ms).max(1);
-        return (Some(t), Some(t));
+impl std::fmt::Display for Clock {
+    /// The time allocation, for the log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.optimum_ms, self.maximum_ms) {
+            (Some(t), _) if self.fixed => write!(f, "fixed {t} ms"),
+            (Some(optimum), Some(maximum)) => {
+                write!(f, "optimum {optimum} ms, maximum {maximum} ms")
+            }
+            _ => write!(f, "untimed"),
+        }
     }
-    let (time, increment) = match side {
-        Side::Red => (limits.red_time, limits.red_increment),
-        Side::Blue => (limits.blue_time, limits.blue_increment),
-    };
+}
+
+/// (optimum, maximum) in ms for this move on the mover's clock, or `None`
+/// when the mover has no clock.
+fn budget(limits: &TimeLimits, side: Side, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
+    let (time, increment) = limits.of(side);
+    let increment = increment.unwrap_or(0);
     let Some(time) = time else {
         return (None, None);
     };
@@ -139,7 +191,7 @@ mod tests {
     fn budgets_stay_within_the_clock() {
         let limits = TimeLimits {
             red_time: Some(1000),
-            red_increment: 10,
+            red_increment: Some(10),
             blue_time: Some(50),
             ..TimeLimits::default()
         };
@@ -149,11 +201,54 @@ mod tests {
         assert!(max.unwrap() <= 750 / 2);
         let (_, max_blue) = budget(&limits, Side::Blue, 30);
         assert!(max_blue.unwrap() <= 20);
+        assert_eq!(budget(&TimeLimits::default(), Side::Red, 30), (None, None));
+    }
+
+    fn clock(limits: &TimeLimits, side: Side) -> Clock {
+        Clock::new(limits, side, 30, Arc::new(AtomicBool::new(false)))
+    }
+
+    #[test]
+    fn a_fixed_time_is_thought_to_its_deadline() {
         let fixed = TimeLimits {
             movetime: Some(100),
             ..TimeLimits::default()
         };
-        assert_eq!(budget(&fixed, Side::Red, 30), (Some(70), Some(70)));
-        assert_eq!(budget(&TimeLimits::default(), Side::Red, 30), (None, None));
+        let c = clock(&fixed, Side::Red);
+        assert_eq!(c.to_string(), "fixed 70 ms");
+        assert!(!c.is_on_clock());
+        // However much the best move settled, a fixed time is not cut short.
+        assert!(!c.should_stop_iterating(0.0, 20));
+        assert!(!c.should_stop_iterating(0.0, 1));
+        assert_eq!(
+            clock(&TimeLimits::default(), Side::Red).to_string(),
+            "untimed"
+        );
+    }
+
+    #[test]
+    fn a_clock_without_the_movers_time_becomes_a_short_fixed_time() {
+        let blue_only = TimeLimits {
+            blue_time: Some(1000),
+            ..TimeLimits::default()
+        };
+        let increment_only = TimeLimits {
+            red_increment: Some(100),
+            ..TimeLimits::default()
+        };
+        let moves_to_go_only = TimeLimits {
+            moves_to_go: Some(5),
+            ..TimeLimits::default()
+        };
+        let expected = format!("fixed {} ms", NO_CLOCK_MOVETIME_MS - 30);
+        for limits in [&blue_only, &increment_only, &moves_to_go_only] {
+            assert!(limits.lacks_mover_clock(Side::Red), "{limits:?}");
+            assert_eq!(clock(limits, Side::Red).to_string(), expected);
+        }
+        // Blue has its clock: that is a normal timed search.
+        assert!(!blue_only.lacks_mover_clock(Side::Blue));
+        assert!(clock(&blue_only, Side::Blue).is_on_clock());
+        // No clock word at all is no clock missing.
+        assert!(!TimeLimits::default().lacks_mover_clock(Side::Red));
     }
 }

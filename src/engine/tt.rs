@@ -138,10 +138,13 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
-    /// Forgets every entry.
-    pub fn clear(&mut self) {
-        for b in self.buckets.iter_mut() {
-            *b = Bucket::default();
+    /// Forgets every entry. Through a shared reference, so that a task on the
+    /// search thread (bench) can start each position afresh; no search may run
+    /// at the same time (its entries would survive).
+    pub fn clear(&self) {
+        for entry in self.buckets.iter().flat_map(|b| &b.entries) {
+            entry.check.store(0, Ordering::Relaxed);
+            entry.data.store(0, Ordering::Relaxed);
         }
         self.age.store(0, Ordering::Relaxed);
     }

@@ -50,6 +50,8 @@ pub enum Command {
     Moves,
     /// `bench [depth]`.
     Bench(Option<u32>),
+    /// `register ...`: UCI's registration, which this engine does not need.
+    Register,
 }
 
 /// Why a line is not a command.
@@ -104,6 +106,89 @@ impl fmt::Display for CommandError {
 }
 
 impl std::error::Error for CommandError {}
+
+impl CommandError {
+    /// The command word the error is about, when the line had one: a GUI
+    /// waits for `bestmove` after a bad `go`, and a bad `position` leaves none.
+    pub fn command(&self) -> Option<&'static str> {
+        match self {
+            CommandError::Unknown(_) => None,
+            CommandError::Missing { command, .. }
+            | CommandError::BadValue { command, .. }
+            | CommandError::Unexpected { command, .. } => Some(command),
+        }
+    }
+}
+
+/// Every command word, and how many words each takes when that is fixed:
+/// words beyond those are ignored (with a warning), as UCI asks.
+const COMMAND_WORDS: [(&str, Option<usize>); 15] = [
+    ("uci", Some(0)),
+    ("isready", Some(0)),
+    ("ucinewgame", Some(0)),
+    ("stop", Some(0)),
+    ("ponderhit", Some(0)),
+    ("quit", Some(0)),
+    ("d", Some(0)),
+    ("eval", Some(0)),
+    ("moves", Some(0)),
+    ("debug", Some(1)),
+    ("register", None),
+    ("setoption", None),
+    ("position", None),
+    ("go", None),
+    ("bench", None),
+];
+
+/// A line read the way UCI asks: "if the engine receives an unknown command or
+/// token it should just ignore it and try to parse the rest of the line". The
+/// command found, and what was ignored around it, for a warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LenientLine {
+    /// The command.
+    pub command: Command,
+    /// Unknown words before the command word, extra words after a command
+    /// that takes none: each was skipped.
+    pub ignored: Vec<CommandError>,
+}
+
+impl FromStr for LenientLine {
+    type Err = CommandError;
+
+    /// Skips words up to the first command word, parses from there, and drops
+    /// extra words after a command of fixed length. A line with no command word,
+    /// or whose command is malformed, is an error.
+    fn from_str(line: &str) -> Result<LenientLine, CommandError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let found = words.iter().enumerate().find_map(|(i, w)| {
+            COMMAND_WORDS
+                .iter()
+                .find(|(c, _)| c == w)
+                .map(|&(command, arity)| (i, command, arity))
+        });
+        let Some((start, command, arity)) = found else {
+            return Err(CommandError::Unknown(
+                words.first().unwrap_or(&"").to_string(),
+            ));
+        };
+        let mut ignored = Vec::new();
+        if start > 0 {
+            ignored.push(CommandError::Unknown(words[..start].join(" ")));
+        }
+        let mut end = words.len();
+        if let Some(n) = arity
+            && words.len() > start + 1 + n
+        {
+            end = start + 1 + n;
+            ignored.push(CommandError::Unexpected {
+                command,
+                word: words[end..].join(" "),
+            });
+        }
+        let command = words[start..end].join(" ").parse()?;
+        Ok(LenientLine { command, ignored })
+    }
+}
 
 /// The keywords of `go`, which end a `searchmoves` list.
 const GO_KEYWORDS: [&str; 13] = [
@@ -161,6 +246,7 @@ impl FromStr for Command {
                     value: w.to_string(),
                 }),
             },
+            "register" => Ok(Command::Register),
             "bench" => match rest {
                 [] => Ok(Command::Bench(None)),
                 [d] => Ok(Command::Bench(Some(number("bench", "depth", d)?))),
@@ -301,8 +387,8 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                 match kw {
                     "wtime" => limits.time.red_time = Some(v),
                     "btime" => limits.time.blue_time = Some(v),
-                    "winc" => limits.time.red_increment = v,
-                    "binc" => limits.time.blue_increment = v,
+                    "winc" => limits.time.red_increment = Some(v),
+                    "binc" => limits.time.blue_increment = Some(v),
                     _ => limits.time.movetime = Some(v),
                 }
                 i += 1;
@@ -342,13 +428,18 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
         }
         i += 1;
     }
-    // A bare `go` searches until `stop`, as UCI engines do.
+    // A bare `go` searches until `stop`, as UCI engines do. Any clock word
+    // asks for a move, even without the mover's clock (see `lacks_mover_clock`).
+    let t = &limits.time;
     let limited = limits.depth.is_some()
         || limits.nodes.is_some()
         || limits.mate.is_some()
-        || limits.time.movetime.is_some()
-        || limits.time.red_time.is_some()
-        || limits.time.blue_time.is_some();
+        || t.movetime.is_some()
+        || t.red_time.is_some()
+        || t.blue_time.is_some()
+        || t.red_increment.is_some()
+        || t.blue_increment.is_some()
+        || t.moves_to_go.is_some();
     if !limited {
         limits.infinite = true;
     }
@@ -418,6 +509,60 @@ mod tests {
             "go searchmoves zz99",
         ] {
             assert!(bad.parse::<Command>().is_err(), "{bad:?} parsed");
+        }
+    }
+
+    #[test]
+    fn unknown_words_are_skipped_as_uci_asks() {
+        let lenient = |line: &str| line.parse::<LenientLine>();
+        let joho = lenient("joho isready").expect("isready found");
+        assert_eq!(joho.command, Command::IsReady);
+        assert_eq!(joho.ignored, vec![CommandError::Unknown("joho".into())]);
+        let extra = lenient("isready extra words").expect("isready found");
+        assert_eq!(extra.command, Command::IsReady);
+        assert_eq!(
+            extra.ignored,
+            vec![CommandError::Unexpected {
+                command: "isready",
+                word: "extra words".into()
+            }]
+        );
+        assert_eq!(
+            lenient("joho debug on").map(|l| l.command),
+            Ok(Command::Debug(true))
+        );
+        assert_eq!(lenient("uci").map(|l| l.ignored), Ok(Vec::new()));
+        assert_eq!(
+            lenient("register later").map(|l| l.command),
+            Ok(Command::Register)
+        );
+        // Nothing to find, or a malformed command found: still errors.
+        assert_eq!(
+            lenient("xyzzy plugh"),
+            Err(CommandError::Unknown("xyzzy".into()))
+        );
+        assert_eq!(
+            lenient("joho position fen").map_err(|e| e.command()),
+            Err(Some("position"))
+        );
+        assert_eq!(
+            lenient("go depth x").map_err(|e| e.command()),
+            Err(Some("go"))
+        );
+    }
+
+    #[test]
+    fn any_clock_word_asks_for_a_move() {
+        for line in [
+            "go btime 1000",
+            "go winc 100",
+            "go movestogo 5",
+            "go binc 0",
+        ] {
+            let Ok(Command::Go(limits)) = line.parse() else {
+                panic!("{line} did not parse");
+            };
+            assert!(!limits.infinite, "{line} would wait for stop");
         }
     }
 }

@@ -5,5 +5,5 @@ pub mod command;
 pub mod reply;
 pub mod uci;
 
-pub use command::{Command, CommandError};
+pub use command::{Command, CommandError, LenientLine};
 pub use uci::{Output, Session, run_stdio};

@@ -2,13 +2,13 @@
 //! It never waits on a search: searches run on their own thread and print
 //! through [`Output`], which writes whole lines, flushed, one at a time.
 
-use super::command::Command;
+use super::command::{Command, CommandError, LenientLine};
 use super::reply::{IdLine, InfoLine, OptionLine, Reply, ScoreBound};
 use crate::engine::eval::{EvalKind, WEIGHTS, feature, feature_counts, term_of};
 use crate::engine::search::{Listener, Score, SearchInfo, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{Engine, GoError, Limits};
-use crate::rules::{Move, Outcome, perft_divide};
+use crate::rules::{Move, Outcome, perft_divide_until};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
@@ -40,18 +40,21 @@ impl Output {
     /// `info string error: ...`. Control characters quoted from the input are
     /// escaped, so that no stray byte reaches the GUI.
     pub fn error(&self, text: &str) {
-        let clean: String = text
-            .chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect();
-        self.line(&format!("info string error: {clean}"));
+        self.line(&format!("info string error: {}", printable(text)));
     }
+}
+
+/// `text` with its control characters escaped: input quoted on stdout.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Win/draw/loss per mille for a score, from a logistic model of the score
@@ -205,28 +208,50 @@ impl Session {
         self.engine.wait();
     }
 
-    /// Handles one line of input.
+    /// Handles one line of input. As UCI asks, unknown words before the
+    /// command and extra words after a command that takes none are skipped (and
+    /// reported); the command still runs.
     pub fn handle_line(&mut self, text: &str) -> Flow {
         let text = text.trim();
         if text.is_empty() {
             return Flow::Continue;
         }
-        match text.parse::<Command>() {
-            Ok(command) => {
-                if self.debug {
-                    self.out
-                        .line(&format!("info string debug: read {command:?}"));
+        if self.debug {
+            self.out.line(&format!(
+                "info string debug: received '{}'",
+                printable(text)
+            ));
+        }
+        match text.parse::<LenientLine>() {
+            Ok(LenientLine { command, ignored }) => {
+                for skipped in ignored {
+                    self.out.error(&format!("{skipped}; ignored"));
                 }
                 self.handle(command)
             }
             Err(e) => {
-                self.out.error(&e.to_string());
-                // A GUI waits for `bestmove` after any `go`: never leave it hanging.
-                if text.split_whitespace().next() == Some("go") {
-                    self.out.line("bestmove 0000");
-                }
+                self.refuse(&e);
                 Flow::Continue
             }
+        }
+    }
+
+    /// Answers a line that is not a command. A bad `position` leaves no
+    /// position (the GUI's was not received: playing from the one before
+    /// would answer a question nobody asked); a GUI waits for `bestmove` after
+    /// any `go`: it never hangs.
+    fn refuse(&mut self, e: &CommandError) {
+        match e.command() {
+            Some("position") => {
+                self.engine.set_game(None);
+                self.out
+                    .error(&format!("{e}; no position until a valid one"));
+            }
+            Some("go") => {
+                self.out.error(&e.to_string());
+                self.out.line("bestmove 0000");
+            }
+            _ => self.out.error(&e.to_string()),
         }
     }
 
@@ -235,6 +260,7 @@ impl Session {
             Command::Uci => self.identify(),
             Command::IsReady => self.out.line(&Reply::ReadyOk.to_string()),
             Command::Debug(on) => self.debug = on,
+            Command::Register => log::debug!("register: nothing to register, ignored"),
             Command::SetOption { name, value } => {
                 let had_position = self.engine.game().is_some();
                 if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
@@ -259,19 +285,25 @@ impl Session {
             Command::Display => self.display(),
             Command::Eval => self.eval(),
             Command::Moves => self.moves(),
-            Command::Bench(depth) => {
-                // The bench borrows the engine's position; the user's comes back after.
-                let game = self.engine.game().cloned();
-                let out = Arc::clone(&self.out);
-                let report =
-                    crate::bench::run(&mut self.engine, depth.map(|d| d as i32), |l| out.line(l));
-                self.engine.set_game(game);
-                if let Err(e) = report {
-                    self.out.error(&e);
-                }
-            }
+            Command::Bench(depth) => self.bench(depth),
         }
         Flow::Continue
+    }
+
+    /// The bench runs on the search thread like a search: `isready` is answered
+    /// meanwhile and `stop` ends it. It leaves the position alone.
+    fn bench(&mut self, depth: Option<u32>) {
+        let out = Arc::clone(&self.out);
+        let rules = *self.engine.rules();
+        self.engine
+            .run_in_background(false, move |searcher, control| {
+                let depth = depth.map(|d| d as i32);
+                match crate::bench::run(searcher, rules, depth, control, |l| out.line(l)) {
+                    Ok(_) => {}
+                    Err(why) if control.stop_requested() => out.line(&format!("info string {why}")),
+                    Err(why) => out.error(&why),
+                }
+            });
     }
 
     fn identify(&self) {
@@ -309,16 +341,26 @@ impl Session {
         }
     }
 
+    /// Perft runs on the search thread like a search: `isready` is answered
+    /// meanwhile and `stop` ends it (without a count).
     fn perft(&mut self, depth: u32) {
-        let Some(game) = self.engine.game() else {
+        let Some(game) = self.engine.game().cloned() else {
             self.out.error("no valid position");
             return;
         };
-        let report = perft_divide(game, depth, self.engine.options().threads);
-        for (m, n) in &report.divide {
-            self.out.line(&format!("{m}: {n}"));
-        }
-        self.out.line(&format!("Nodes searched: {}", report.nodes));
+        let threads = self.engine.options().threads;
+        let out = Arc::clone(&self.out);
+        self.engine.run_in_background(false, move |_, control| {
+            let Some(report) = perft_divide_until(&game, depth, threads, control.stop_flag())
+            else {
+                out.line("info string perft stopped");
+                return;
+            };
+            for (m, n) in &report.divide {
+                out.line(&format!("{m}: {n}"));
+            }
+            out.line(&format!("Nodes searched: {}", report.nodes));
+        });
     }
 
     fn display(&self) {

@@ -422,19 +422,7 @@ impl Game {
     /// Leaf count of the legal move tree `depth` plies deep, the history included.
     /// Perft does not stop at draws; a decided position has no moves.
     pub fn perft(&mut self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_legal_moves(),
-            _ => {
-                let moves = self.legal_moves();
-                let mut total = 0;
-                for &m in moves.iter() {
-                    self.make(m);
-                    total += self.perft(depth - 1);
-                    self.unmake();
-                }
-                total
-            }
-        }
+        let never = std::sync::atomic::AtomicBool::new(false);
+        super::perft::perft_until(self, depth, &never).unwrap_or(0)
     }
 }

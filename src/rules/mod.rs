@@ -13,6 +13,6 @@ pub use board::{
     SQUARES, Side, Square, SquareParseError, TRAPS, WATER, squares,
 };
 pub use game::{DrawReason, Game, GameError, MoveError, Outcome, WinReason};
-pub use perft::{PerftReport, perft_divide};
+pub use perft::{PerftReport, perft_divide, perft_divide_until, perft_until};
 pub use position::{FenError, MAX_MOVES, Move, MoveList, MoveParseError, Position, START_FEN};
 pub use variant::{JumpAxes, JumpBlockedBy, RULE_OPTION_NAMES, Repetition, Rules, VARIANTS};

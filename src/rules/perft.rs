@@ -3,6 +3,7 @@
 use super::game::Game;
 use super::position::Move;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The leaf counts below each root move, and their total.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,11 +18,26 @@ pub struct PerftReport {
 /// move, on `threads` threads (rayon's global pool is not used, so the count of
 /// threads is exactly what the caller asked).
 pub fn perft_divide(game: &Game, depth: u32, threads: usize) -> PerftReport {
+    perft_divide_until(game, depth, threads, &AtomicBool::new(false))
+        .expect("a flag never set stops nothing")
+}
+
+/// [`perft_divide`] that gives up (`None`) soon after `stop` is set: a count
+/// the user asked for on the protocol can be interrupted.
+pub fn perft_divide_until(
+    game: &Game,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<PerftReport> {
     let moves = game.legal_moves();
     let below = |m: &Move| {
         let mut g = game.clone();
         g.make(*m);
-        (*m, g.perft(depth.saturating_sub(1)))
+        (
+            *m,
+            perft_until(&mut g, depth.saturating_sub(1), stop).unwrap_or(0),
+        )
     };
     let divide: Vec<(Move, u64)> = if depth == 0 {
         Vec::new()
@@ -33,10 +49,38 @@ pub fn perft_divide(game: &Game, depth: u32, threads: usize) -> PerftReport {
             Err(_) => moves.iter().map(below).collect(),
         }
     };
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
     let nodes = if depth == 0 {
         1
     } else {
         divide.iter().map(|&(_, n)| n).sum()
     };
-    PerftReport { divide, nodes }
+    Some(PerftReport { divide, nodes })
+}
+
+/// The leaves `depth` plies below the game's position, or `None` if `stop`
+/// was set before the count was done (it is looked at in every inner node, so
+/// the count ends soon after).
+pub fn perft_until(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    fn count(game: &mut Game, depth: u32, stop: &AtomicBool) -> u64 {
+        match depth {
+            0 => 1,
+            1 => game.count_legal_moves(),
+            _ if stop.load(Ordering::Relaxed) => 0,
+            _ => {
+                let moves = game.legal_moves();
+                let mut total = 0;
+                for &m in moves.iter() {
+                    game.make(m);
+                    total += count(game, depth - 1, stop);
+                    game.unmake();
+                }
+                total
+            }
+        }
+    }
+    let total = count(game, depth, stop);
+    (!stop.load(Ordering::Relaxed)).then_some(total)
 }

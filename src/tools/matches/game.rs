@@ -549,7 +549,7 @@ mod tests {
             panic!("{go} does not parse");
         };
         assert_eq!(limits.time.red_time, Some(950));
-        assert_eq!(limits.time.red_increment, 10);
+        assert_eq!(limits.time.red_increment, Some(10));
         assert_eq!(limits.depth, Some(7));
         let go = go_command(&seats, &clocks, Side::Blue);
         let Ok(Command::Go(limits)) = go.parse() else {
