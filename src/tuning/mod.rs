@@ -16,5 +16,7 @@
 //! - `# done: games=N positions=M ...`: a finished self-play run, counted in
 //!   the summary the tuner writes into `weights.rs`.
 
+pub mod data;
 pub mod selfplay;
 pub mod texel;
+pub mod train;
