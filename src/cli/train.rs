@@ -80,7 +80,9 @@ fn train(args: &TrainArgs) -> Result<(), TrainError> {
     };
     config.check()?;
     if !(0.0..1.0).contains(&args.validation) {
-        return Err(TrainError::Config("--validation must be within 0..1".into()));
+        return Err(TrainError::Config(
+            "--validation must be within 0..1".into(),
+        ));
     }
     if let Some(h) = args.hidden
         && !(1..=MAX_HIDDEN).contains(&h)
@@ -136,11 +138,17 @@ fn train(args: &TrainArgs) -> Result<(), TrainError> {
             eprintln!(
                 "train: resuming after epoch {} from {}",
                 state.epoch,
-                args.resume.as_ref().map_or(String::new(), |p| p.display().to_string())
+                args.resume
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
             );
             state
         }
-        None => Checkpoint::start(args.hidden.unwrap_or(128), args.seed.unwrap_or(1), data.train.len()),
+        None => Checkpoint::start(
+            args.hidden.unwrap_or(128),
+            args.seed.unwrap_or(1),
+            data.train.len(),
+        ),
     };
     let hidden = state.net.hidden;
     let seed = state.seed;

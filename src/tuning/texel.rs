@@ -11,8 +11,8 @@
 //! kept within bounds. A tenth of the positions, in blocks of consecutive lines
 //! (so mostly whole games), is held out to show the fit generalises.
 
-use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use super::data;
+use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use crate::rules::Side;
 use rayon::prelude::*;
 use std::fmt;

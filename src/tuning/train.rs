@@ -270,7 +270,14 @@ pub fn mean_loss(net: &Network, positions: &Positions, lambda: f64) -> Option<f6
     let n = positions.len();
     let sums: Vec<f64> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .map(|c| net::loss_sum(net, positions, c * CHUNK..((c + 1) * CHUNK).min(n), lambda as f32))
+        .map(|c| {
+            net::loss_sum(
+                net,
+                positions,
+                c * CHUNK..((c + 1) * CHUNK).min(n),
+                lambda as f32,
+            )
+        })
         .collect();
     Some(sums.iter().sum::<f64>() / n as f64)
 }
@@ -302,7 +309,10 @@ pub fn train(
         let epoch = state.epoch + 1;
         let started = Instant::now();
         // Fisher-Yates over the identity, so the order depends on nothing but the seed.
-        order.iter_mut().enumerate().for_each(|(i, x)| *x = i as u32);
+        order
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, x)| *x = i as u32);
         let mut rng = SplitMix64::new(shuffle_seed(state.seed, epoch));
         for i in (1..n).rev() {
             order.swap(i, rng.below(i + 1));
@@ -363,12 +373,13 @@ mod tests {
         positions.push(&red, 1.0, 120);
         positions.push(&blue, 1.0, 120);
         let (stm, other, result, score) = positions.get(0);
-        assert_eq!((stm.len(), other.len(), result, score), (16, 16, 1.0, 120.0));
+        assert_eq!(
+            (stm.len(), other.len(), result, score),
+            (16, 16, 1.0, 120.0)
+        );
         let (_, _, result, score) = positions.get(1);
         assert_eq!((result, score), (0.0, -120.0));
-        let mut expected: Vec<u16> = active_features(&red, Side::Red)
-            .map(|i| i as u16)
-            .collect();
+        let mut expected: Vec<u16> = active_features(&red, Side::Red).map(|i| i as u16).collect();
         assert_eq!(positions.get(0).0, expected.as_slice());
         expected = active_features(&blue, Side::Red)
             .map(|i| i as u16)

@@ -288,8 +288,16 @@ impl Quantised {
             }
             r.clamp(-limit, limit) as i16
         };
-        let w1 = net.w1().iter().map(|&x| to_i16(x as f64 * QA as f64)).collect();
-        let b1 = net.b1().iter().map(|&x| to_i16(x as f64 * QA as f64)).collect();
+        let w1 = net
+            .w1()
+            .iter()
+            .map(|&x| to_i16(x as f64 * QA as f64))
+            .collect();
+        let b1 = net
+            .b1()
+            .iter()
+            .map(|&x| to_i16(x as f64 * QA as f64))
+            .collect();
         let w2 = net
             .w2()
             .iter()
@@ -372,7 +380,11 @@ mod tests {
                 .unwrap_err()
                 .contains("bytes")
         );
-        assert!(Checkpoint::from_bytes(b"DSQNNUE\0").unwrap_err().contains("magic"));
+        assert!(
+            Checkpoint::from_bytes(b"DSQNNUE\0")
+                .unwrap_err()
+                .contains("magic")
+        );
     }
 
     #[test]
@@ -382,7 +394,10 @@ mod tests {
         net.params[at] = 3.0;
         let q = Quantised::new(&net);
         assert_eq!(q.clamped, 0);
-        assert_eq!(q.scale, (3.0 * TRAIN_SCALE * 64.0 / 32767.0f64).ceil() as u32);
+        assert_eq!(
+            q.scale,
+            (3.0 * TRAIN_SCALE * 64.0 / 32767.0f64).ceil() as u32
+        );
         let w2 = q.w2[0] as f64 * q.scale as f64 / QB as f64;
         assert!((w2 - 3.0 * TRAIN_SCALE).abs() < q.scale as f64);
         net.params[0] = 200.0;
