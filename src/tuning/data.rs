@@ -126,6 +126,39 @@ pub fn read_files<C: Default + Send>(
     Ok(summary)
 }
 
+/// A store of parsed positions that [`read_split`] fills.
+pub trait Entries: Default + Send {
+    /// How many positions.
+    fn count(&self) -> usize;
+    /// Adds position `i` of `other`.
+    fn push_from(&mut self, other: &Self, i: usize);
+}
+
+/// Reads data files as [`read_files`] does, holding out `fraction` of the
+/// positions for validation (see [`held_out`]): answers the training
+/// positions, the held-out ones and the runs' summary.
+pub fn read_split<C: Entries>(
+    paths: &[PathBuf],
+    fraction: f64,
+    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), String> + Sync,
+) -> Result<(C, C, RunSummary), TuneError> {
+    let (mut train, mut validation) = (C::default(), C::default());
+    // Positions so far over all files: the held-out blocks follow this count.
+    let mut position_number = 0usize;
+    let summary = read_files(paths, add, |chunk: C| {
+        for i in 0..chunk.count() {
+            let set = if held_out(position_number, fraction) {
+                &mut validation
+            } else {
+                &mut train
+            };
+            position_number += 1;
+            set.push_from(&chunk, i);
+        }
+    })?;
+    Ok((train, validation, summary))
+}
+
 /// Consecutive positions held out together: 256 lines is a few games, so the
 /// held-out positions are mostly whole games, unlike any trained on.
 pub const BLOCK: usize = 256;

@@ -88,6 +88,20 @@ impl Default for Samples {
     }
 }
 
+impl data::Entries for Samples {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn push_from(&mut self, other: &Samples, i: usize) {
+        let (indices, counts, result) = other.get(i);
+        self.indices.extend_from_slice(indices);
+        self.counts.extend_from_slice(counts);
+        self.offsets.push(self.indices.len() as u32);
+        self.results.push(result as f32);
+    }
+}
+
 impl Samples {
     /// No positions.
     pub fn new() -> Samples {
@@ -108,15 +122,6 @@ impl Samples {
                     .push(c.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
             }
         }
-        self.offsets.push(self.indices.len() as u32);
-        self.results.push(result as f32);
-    }
-
-    /// Adds position `i` of `other`.
-    pub fn push_from(&mut self, other: &Samples, i: usize) {
-        let (indices, counts, result) = other.get(i);
-        self.indices.extend_from_slice(indices);
-        self.counts.extend_from_slice(counts);
         self.offsets.push(self.indices.len() as u32);
         self.results.push(result as f32);
     }
@@ -235,13 +240,8 @@ impl Dataset {
 /// Reads data files (the format of [`crate::tuning`]) into sparse samples,
 /// a tenth held out for validation.
 pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
-    let mut train = Samples::new();
-    let mut validation = Samples::new();
-    // Positions so far over all files: the held-out blocks follow this count.
-    let mut position_number = 0usize;
-    let runs = data::read_files(
-        paths,
-        |samples: &mut Samples, labelled, rules| {
+    let (train, validation, runs) =
+        data::read_split(paths, 0.1, |samples: &mut Samples, labelled, rules| {
             let result = if labelled.position.side_to_move() == Side::Red {
                 labelled.result
             } else {
@@ -249,19 +249,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
             };
             samples.push(&feature_counts(&labelled.position, rules), result);
             Ok(())
-        },
-        |chunk| {
-            for i in 0..chunk.len() {
-                let set = if data::held_out(position_number, 0.1) {
-                    &mut validation
-                } else {
-                    &mut train
-                };
-                position_number += 1;
-                set.push_from(&chunk, i);
-            }
-        },
-    )?;
+        })?;
     let mut data = Dataset {
         train,
         validation,

@@ -98,6 +98,20 @@ impl Default for Positions {
     }
 }
 
+impl data::Entries for Positions {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn push_from(&mut self, other: &Positions, i: usize) {
+        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
+        self.inputs.extend_from_slice(&other.inputs[a..b]);
+        self.offsets.push(self.inputs.len() as u32);
+        self.results.push(other.results[i]);
+        self.scores.push(other.scores[i]);
+    }
+}
+
 impl Positions {
     /// Adds `pos` with its labels from Red's view.
     pub fn push(&mut self, pos: &Position, red_result: f64, red_score: i32) {
@@ -112,15 +126,6 @@ impl Positions {
             .push(if red { red_result } else { 1.0 - red_result } as f32);
         self.scores
             .push(if red { red_score } else { -red_score } as f32);
-    }
-
-    /// Adds position `i` of `other`.
-    fn push_from(&mut self, other: &Positions, i: usize) {
-        let (a, b) = (other.offsets[i] as usize, other.offsets[i + 1] as usize);
-        self.inputs.extend_from_slice(&other.inputs[a..b]);
-        self.offsets.push(self.inputs.len() as u32);
-        self.results.push(other.results[i]);
-        self.scores.push(other.scores[i]);
     }
 
     /// How many positions.
@@ -161,11 +166,9 @@ pub const ENOUGH_VALIDATION: usize = 1000;
 /// score), holding out `validation` of the positions in blocks of
 /// [`data::BLOCK`] consecutive lines.
 pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainError> {
-    let mut train = Positions::default();
-    let mut held = Positions::default();
-    let mut position_number = 0usize;
-    let runs = data::read_files(
+    let (train, held, runs) = data::read_split(
         paths,
+        validation,
         |positions: &mut Positions, labelled, _rules| {
             // The inputs do not depend on the rules: nothing to do with them.
             let score = labelled.score.ok_or(
@@ -175,21 +178,11 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
             positions.push(&labelled.position, labelled.result, score);
             Ok(())
         },
-        |chunk| {
-            for i in 0..chunk.len() {
-                let set = if data::held_out(position_number, validation) {
-                    &mut held
-                } else {
-                    &mut train
-                };
-                position_number += 1;
-                set.push_from(&chunk, i);
-            }
-        },
     )?;
     if train.is_empty() {
         return Err(TrainError::Config(format!(
-            "no positions to train on ({position_number} read, all held out for validation)"
+            "no positions to train on ({} read, all held out for validation)",
+            held.len()
         )));
     }
     Ok(TrainingData {
@@ -360,16 +353,13 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::START_FEN;
 
     #[test]
     fn labels_turn_to_the_side_to_move() {
         let mut positions = Positions::default();
-        let red: Position = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"
-            .parse()
-            .unwrap();
-        let blue: Position = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1"
-            .parse()
-            .unwrap();
+        let red = Position::startpos();
+        let blue: Position = START_FEN.replace(" w ", " b ").parse().unwrap();
         positions.push(&red, 1.0, 120);
         positions.push(&blue, 1.0, 120);
         let (stm, other, result, score) = positions.get(0);
