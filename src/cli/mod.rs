@@ -5,6 +5,7 @@ pub mod bench;
 pub mod perft;
 pub mod selfplay;
 pub mod show;
+pub mod train;
 pub mod tune;
 
 use crate::engine::Engine;
@@ -39,6 +40,8 @@ pub enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Fit the evaluation's weights to self-play data (Texel) and write weights.rs.
     Tune(tune::TuneArgs),
+    /// Fit the learned evaluation (NNUE) to self-play data and write the net file.
+    Train(train::TrainArgs),
     /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
     Match(Box<crate::tools::matches::MatchArgs>),
 }
@@ -135,6 +138,7 @@ pub fn run(command: Command) -> i32 {
         Command::Show(args) => return show::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Train(args) => train::run(args),
         Command::Match(args) => crate::tools::matches::run(args),
     };
     match result {

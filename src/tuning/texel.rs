@@ -11,8 +11,9 @@
 //! kept within bounds. A tenth of the positions, in blocks of consecutive lines
 //! (so mostly whole games), is held out to show the fit generalises.
 
+use super::data;
 use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
-use crate::rules::{Position, Rules, Side};
+use crate::rules::Side;
 use rayon::prelude::*;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -69,7 +70,7 @@ impl fmt::Display for TuneError {
 impl std::error::Error for TuneError {}
 
 /// Positions reduced to their sparse feature counts and results.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Samples {
     /// Feature index of each nonzero count.
     indices: Vec<u16>,
@@ -81,12 +82,34 @@ pub struct Samples {
     results: Vec<f32>,
 }
 
+impl Default for Samples {
+    fn default() -> Samples {
+        Samples::new()
+    }
+}
+
+impl data::Entries for Samples {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn push_from(&mut self, other: &Samples, i: usize) {
+        let (indices, counts, result) = other.get(i);
+        self.indices.extend_from_slice(indices);
+        self.counts.extend_from_slice(counts);
+        self.offsets.push(self.indices.len() as u32);
+        self.results.push(result as f32);
+    }
+}
+
 impl Samples {
     /// No positions.
     pub fn new() -> Samples {
         Samples {
+            indices: Vec::new(),
+            counts: Vec::new(),
             offsets: vec![0],
-            ..Samples::default()
+            results: Vec::new(),
         }
     }
 
@@ -99,15 +122,6 @@ impl Samples {
                     .push(c.clamp(i16::MIN as i32, i16::MAX as i32) as i16);
             }
         }
-        self.offsets.push(self.indices.len() as u32);
-        self.results.push(result as f32);
-    }
-
-    /// Adds position `i` of `other`.
-    pub fn push_from(&mut self, other: &Samples, i: usize) {
-        let (indices, counts, result) = other.get(i);
-        self.indices.extend_from_slice(indices);
-        self.counts.extend_from_slice(counts);
         self.offsets.push(self.indices.len() as u32);
         self.results.push(result as f32);
     }
@@ -223,109 +237,25 @@ impl Dataset {
     }
 }
 
-/// Consecutive lines held out together: 256 lines is a few games.
-const BLOCK: usize = 256;
-
-/// One line of a data file, parsed: `None` for comments and blank lines.
-fn parse_position(line: &str) -> Result<Option<(Position, f64)>, String> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
-        return Ok(None);
-    }
-    let mut fields = line.split(';');
-    let fen = fields.next().unwrap_or("");
-    // A third field (the search score) is for the net trainer; Texel fits results.
-    let result = fields
-        .next()
-        .ok_or_else(|| "expected '<FEN> ; <result> [; <score>]'".to_string())?;
-    let pos: Position = fen.trim().parse().map_err(|e| format!("{e}"))?;
-    let result: f64 = match result.trim() {
-        "1" | "1.0" | "1-0" => 1.0,
-        "0" | "0.0" | "0-1" => 0.0,
-        "0.5" | "1/2-1/2" => 0.5,
-        other => {
-            return Err(format!(
-                "result '{other}': expected 1, 0.5 or 0 (Red's view)"
-            ));
-        }
-    };
-    Ok(Some((pos, result)))
-}
-
-/// Reads data files (the format of [`crate::tuning`]) into sparse samples.
+/// Reads data files (the format of [`crate::tuning`]) into sparse samples,
+/// a tenth held out for validation.
 pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
-    let mut data = Dataset {
-        train: Samples::new(),
-        validation: Samples::new(),
-        games: 0,
-        runs: Vec::new(),
-    };
-    // Positions so far over all files: the held-out blocks follow this count.
-    let mut position_number = 0usize;
-    for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
-            path: path.clone(),
-            error,
-        })?;
-        let parse_error = |line: usize, message: String| TuneError::Parse {
-            path: path.clone(),
-            line,
-            message,
-        };
-        // Rules apply from their line on; gather positions with theirs first.
-        let mut rules = Rules::default();
-        let mut lines = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if let Some(settings) = line.trim().strip_prefix("# rules:") {
-                rules = Rules::default();
-                rules
-                    .apply_settings(settings.split_whitespace())
-                    .map_err(|e| parse_error(i + 1, e.to_string()))?;
-            } else if let Some(done) = line.trim().strip_prefix("# done:") {
-                let games = done
-                    .split_whitespace()
-                    .find_map(|w| w.strip_prefix("games="))
-                    .and_then(|g| g.parse::<usize>().ok())
-                    .ok_or_else(|| parse_error(i + 1, "'# done:' without games=N".into()))?;
-                data.games += games;
-                data.runs.push(done.trim().to_string());
+    let (train, validation, runs) =
+        data::read_split(paths, 0.1, |samples: &mut Samples, labelled, rules| {
+            let result = if labelled.position.side_to_move() == Side::Red {
+                labelled.result
             } else {
-                lines.push((i + 1, line, rules));
-            }
-        }
-        // Lines become sparse samples in parallel, a chunk at a time: a dense
-        // array of counts per position would take half a kilobyte each.
-        let chunks = lines
-            .par_chunks(4096)
-            .map(|chunk| {
-                let mut samples = Samples::new();
-                for &(n, line, rules) in chunk {
-                    let parsed = parse_position(line).map_err(|m| parse_error(n, m))?;
-                    if let Some((pos, red_result)) = parsed {
-                        let result = if pos.side_to_move() == Side::Red {
-                            red_result
-                        } else {
-                            1.0 - red_result
-                        };
-                        samples.push(&feature_counts(&pos, &rules), result);
-                    }
-                }
-                Ok(samples)
-            })
-            .collect::<Result<Vec<Samples>, TuneError>>()?;
-        for chunk in &chunks {
-            for i in 0..chunk.len() {
-                let held_out = (position_number / BLOCK) % 10 == 9;
-                position_number += 1;
-                let set = if held_out {
-                    &mut data.validation
-                } else {
-                    &mut data.train
-                };
-                set.push_from(chunk, i);
-            }
-        }
-    }
+                1.0 - labelled.result
+            };
+            samples.push(&feature_counts(&labelled.position, rules), result);
+            Ok(())
+        })?;
+    let mut data = Dataset {
+        train,
+        validation,
+        games: runs.games,
+        runs: runs.runs,
+    };
     if data.positions() < 20 {
         return Err(TuneError::NotEnoughData(data.positions()));
     }
@@ -601,6 +531,7 @@ pub fn write_weights(path: &Path, text: &str) -> Result<(), TuneError> {
 mod tests {
     use super::*;
     use crate::engine::eval::WEIGHTS;
+    use crate::rules::{Position, Rules};
 
     #[test]
     fn the_table_renders_as_it_is_written() {
@@ -643,17 +574,5 @@ mod tests {
         let row = feature::ADVANCE..feature::ADVANCE + ADVANCE_BUCKETS;
         let mean: f64 = row.clone().map(|i| w[i] * occurrences[i]).sum();
         assert!(mean.abs() < 1e-6);
-    }
-
-    #[test]
-    fn data_lines_parse_or_say_why() {
-        assert!(parse_position("# comment").unwrap().is_none());
-        let (_, r) = parse_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 ; 0.5")
-            .unwrap()
-            .unwrap();
-        assert_eq!(r, 0.5);
-        assert!(parse_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1").is_err());
-        assert!(parse_position("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 ; 2").is_err());
-        assert!(parse_position("nonsense ; 1").is_err());
     }
 }

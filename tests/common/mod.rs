@@ -358,6 +358,60 @@ impl Drop for EngineProcess {
     }
 }
 
+/// What a run of one of the binary's tools left.
+#[derive(Debug)]
+pub struct ToolRun {
+    /// The exit code (`None` if killed by a signal).
+    pub code: Option<i32>,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl ToolRun {
+    /// Fails unless the tool exited with code 0 and did not panic.
+    #[track_caller]
+    pub fn assert_ok(&self, what: &str) -> &ToolRun {
+        assert!(
+            self.code == Some(0) && !self.stderr.contains("panicked"),
+            "{what}: exit {:?}\nstderr:\n{}",
+            self.code,
+            self.stderr
+        );
+        self
+    }
+
+    /// Fails unless the tool failed cleanly: a non-zero exit code and no panic.
+    #[track_caller]
+    pub fn assert_failed_cleanly(&self, what: &str) -> &ToolRun {
+        assert!(
+            matches!(self.code, Some(c) if c != 0) && !self.stderr.contains("panicked"),
+            "{what}: expected a clean failure, got exit {:?}\nstderr:\n{}",
+            self.code,
+            self.stderr
+        );
+        self
+    }
+}
+
+/// Runs `doushou <args>` (a tool, not the protocol loop) with no input and
+/// waits for it.
+pub fn run_tool(args: &[&str]) -> ToolRun {
+    let out = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .env_remove("RUST_LOG")
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    ToolRun {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Output lines, as protocol.md describes them
 // ---------------------------------------------------------------------------

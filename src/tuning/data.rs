@@ -1,0 +1,208 @@
+//! Reading data files (the format of [`crate::tuning`]), shared by the Texel
+//! tuner and the net trainer: one parser of a line, one walk over a file that
+//! applies its `# rules:` and counts its `# done:` lines, and one rule for which
+//! positions are held out for validation.
+
+use super::texel::TuneError;
+use crate::rules::{Position, Rules};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+/// One position of a data file with its labels, both from Red's view.
+#[derive(Clone, Debug)]
+pub struct Labelled {
+    /// The position.
+    pub position: Position,
+    /// The game's result for Red: 1, 0.5 or 0.
+    pub result: f64,
+    /// The search's score in centipawns for Red, if the line has one.
+    pub score: Option<i32>,
+}
+
+/// One line of a data file, parsed: `None` for comments and blank lines.
+pub fn parse_line(line: &str) -> Result<Option<Labelled>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+    let (fen, result, score) = match fields[..] {
+        [fen, result] => (fen, result, None),
+        [fen, result, score] => (fen, result, Some(score)),
+        _ => return Err("expected '<FEN> ; <result> [; <score>]'".to_string()),
+    };
+    let position: Position = fen.parse().map_err(|e| format!("{e}"))?;
+    let result: f64 = match result {
+        "1" | "1.0" | "1-0" => 1.0,
+        "0" | "0.0" | "0-1" => 0.0,
+        "0.5" | "1/2-1/2" => 0.5,
+        other => {
+            return Err(format!(
+                "result '{other}': expected 1, 0.5 or 0 (Red's view)"
+            ));
+        }
+    };
+    let score = score
+        .map(|s| {
+            s.parse::<i32>()
+                .map_err(|_| format!("score '{s}': expected centipawns (Red's view)"))
+        })
+        .transpose()?;
+    Ok(Some(Labelled {
+        position,
+        result,
+        score,
+    }))
+}
+
+/// What the files' `# done:` lines say about the runs that wrote them.
+#[derive(Clone, Debug, Default)]
+pub struct RunSummary {
+    /// Self-play games, summed over the `# done` lines.
+    pub games: usize,
+    /// Each `# done` line's text after `# done:`, one per finished run.
+    pub runs: Vec<String>,
+}
+
+/// Lines parsed at once by one rayon task.
+const PARSE_CHUNK: usize = 4096;
+
+/// Reads data files in order. The positions of each file are parsed in
+/// parallel, a chunk of lines at a time, `add` turning each into an entry of
+/// a `C` (with the rules in force at its line); `sink` then receives the chunks
+/// in file order, so the positions arrive in the order they are written.
+/// `add`'s error is reported with the file and line.
+pub fn read_files<C: Default + Send>(
+    paths: &[PathBuf],
+    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), String> + Sync,
+    mut sink: impl FnMut(C),
+) -> Result<RunSummary, TuneError> {
+    let mut summary = RunSummary::default();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
+            path: path.clone(),
+            error,
+        })?;
+        let parse_error = |line: usize, message: String| TuneError::Parse {
+            path: path.clone(),
+            line,
+            message,
+        };
+        // Rules apply from their line on; gather positions with theirs first.
+        let mut rules = Rules::default();
+        let mut lines = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if let Some(settings) = line.trim().strip_prefix("# rules:") {
+                rules = Rules::default();
+                rules
+                    .apply_settings(settings.split_whitespace())
+                    .map_err(|e| parse_error(i + 1, e.to_string()))?;
+            } else if let Some(done) = line.trim().strip_prefix("# done:") {
+                let games = done
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix("games="))
+                    .and_then(|g| g.parse::<usize>().ok())
+                    .ok_or_else(|| parse_error(i + 1, "'# done:' without games=N".into()))?;
+                summary.games += games;
+                summary.runs.push(done.trim().to_string());
+            } else {
+                lines.push((i + 1, line, rules));
+            }
+        }
+        let chunks = lines
+            .par_chunks(PARSE_CHUNK)
+            .map(|chunk| {
+                let mut entries = C::default();
+                for &(n, line, rules) in chunk {
+                    if let Some(labelled) = parse_line(line).map_err(|m| parse_error(n, m))? {
+                        add(&mut entries, labelled, &rules).map_err(|m| parse_error(n, m))?;
+                    }
+                }
+                Ok(entries)
+            })
+            .collect::<Result<Vec<C>, TuneError>>()?;
+        chunks.into_iter().for_each(&mut sink);
+    }
+    Ok(summary)
+}
+
+/// A store of parsed positions that [`read_split`] fills.
+pub trait Entries: Default + Send {
+    /// How many positions.
+    fn count(&self) -> usize;
+    /// Adds position `i` of `other`.
+    fn push_from(&mut self, other: &Self, i: usize);
+}
+
+/// Reads data files as [`read_files`] does, holding out `fraction` of the
+/// positions for validation (see [`held_out`]): answers the training
+/// positions, the held-out ones and the runs' summary.
+pub fn read_split<C: Entries>(
+    paths: &[PathBuf],
+    fraction: f64,
+    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), String> + Sync,
+) -> Result<(C, C, RunSummary), TuneError> {
+    let (mut train, mut validation) = (C::default(), C::default());
+    // Positions so far over all files: the held-out blocks follow this count.
+    let mut position_number = 0usize;
+    let summary = read_files(paths, add, |chunk: C| {
+        for i in 0..chunk.count() {
+            let set = if held_out(position_number, fraction) {
+                &mut validation
+            } else {
+                &mut train
+            };
+            position_number += 1;
+            set.push_from(&chunk, i);
+        }
+    })?;
+    Ok((train, validation, summary))
+}
+
+/// Consecutive positions held out together: 256 lines is a few games, so the
+/// held-out positions are mostly whole games, unlike any trained on.
+pub const BLOCK: usize = 256;
+
+/// Whether the `position_number`-th position of the data (counted over all
+/// files from 0) is held out for validation, `fraction` of the data being held
+/// out in whole blocks of [`BLOCK`]. With 0.1, the tenth block of every ten.
+pub fn held_out(position_number: usize, fraction: f64) -> bool {
+    // In thousandths, so that the choice is exact integer arithmetic.
+    let per_mille = (fraction.clamp(0.0, 1.0) * 1000.0).round() as usize;
+    let block = position_number / BLOCK;
+    (block + 1) * per_mille / 1000 > block * per_mille / 1000
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_lines_parse_or_say_why() {
+        assert!(parse_line("# comment").unwrap().is_none());
+        let fen = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+        let l = parse_line(&format!("{fen} ; 0.5")).unwrap().unwrap();
+        assert_eq!((l.result, l.score), (0.5, None));
+        let l = parse_line(&format!("{fen} ; 1 ; -42")).unwrap().unwrap();
+        assert_eq!((l.result, l.score), (1.0, Some(-42)));
+        assert!(parse_line(fen).is_err());
+        assert!(parse_line(&format!("{fen} ; 2")).is_err());
+        assert!(parse_line(&format!("{fen} ; 1 ; 3.5")).is_err());
+        assert!(parse_line(&format!("{fen} ; 1 ; 3 ; 4")).is_err());
+        assert!(parse_line("nonsense ; 1").is_err());
+    }
+
+    #[test]
+    fn a_tenth_is_every_tenth_block() {
+        let held: Vec<usize> = (0..30 * BLOCK)
+            .filter(|&i| held_out(i, 0.1))
+            .map(|i| i / BLOCK)
+            .collect();
+        let blocks: Vec<usize> = held.iter().step_by(BLOCK).copied().collect();
+        assert_eq!(blocks, vec![9, 19, 29]);
+        assert_eq!(held.len(), 3 * BLOCK);
+        assert!(!(0..10 * BLOCK).any(|i| held_out(i, 0.0)));
+        let quarter = (0..100 * BLOCK).filter(|&i| held_out(i, 0.25)).count();
+        assert_eq!(quarter, 25 * BLOCK);
+    }
+}
