@@ -1,5 +1,6 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
+use super::RulesArgs;
 use crate::engine::Engine;
 use clap::Args;
 
@@ -15,11 +16,16 @@ pub struct BenchArgs {
     /// Transposition table, MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// The rules searched under (`--variant`, `--set`): the node count signs
+    /// the default rules only.
+    #[command(flatten)]
+    pub rules: RulesArgs,
 }
 
 /// Runs the bench; lines go to stdout.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let mut engine = Engine::new();
+    engine.set_rules(args.rules.rules()?);
     engine
         .set_option("Threads", Some(&args.threads.to_string()))
         .map_err(|e| e.to_string())?;

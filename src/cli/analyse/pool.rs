@@ -7,7 +7,7 @@
 use super::input::PositionSpec;
 use crate::engine::search::{SearchResult, Silent};
 use crate::engine::{Engine, Limits};
-use crate::rules::{RULE_OPTION_NAMES, Rules};
+use crate::rules::Rules;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -99,15 +99,7 @@ fn new_engine(setup: &Setup) -> Result<Engine, String> {
 
 /// One search from a clean table, under the task's rules.
 fn search(engine: &mut Engine, task: &Task, limits: &Limits) -> TaskResult {
-    if *engine.rules() != task.rules {
-        // Every switch but the preset name, which the switches spell out.
-        for name in &RULE_OPTION_NAMES[1..] {
-            let value = task.rules.get(name);
-            engine
-                .set_option(name, value.as_deref())
-                .map_err(|e| e.to_string())?;
-        }
-    }
+    engine.set_rules(task.rules);
     engine.new_game();
     let p = &task.position;
     engine

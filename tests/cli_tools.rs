@@ -1,6 +1,7 @@
-//! The real binary's `perft` tool: counts, the divide, positions with moves,
-//! rule switches and presets, and clean failures (exit code 2, a message on
-//! stderr, nothing on stdout, no panic) on bad input.
+//! The real binary's command-line tools that read no standard input: `perft`
+//! (counts, the divide, positions with moves, rule switches and presets) and
+//! `bench` (its signature and rule switches), with clean failures (exit code
+//! 2, a message on stderr, nothing on stdout, no panic) on bad input.
 
 use std::process::{Command, Output};
 
@@ -308,4 +309,44 @@ fn bad_arguments_fail_without_panic() {
     fails(&["perft", "x"]);
     fails(&["perft", "-1"]);
     fails(&["perft", "2", "--nonsense"]);
+}
+
+/// The node count of bench's last line, `<nodes> nodes <nps> nps`, after
+/// checking that there is one line per bench position before it.
+fn bench_nodes(out: &str) -> u64 {
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, per_position) = lines.split_last().expect("bench printed nothing");
+    assert_eq!(
+        per_position.len(),
+        doushou::bench::positions().count(),
+        "{out}"
+    );
+    let words: Vec<&str> = last.split_whitespace().collect();
+    match words[..] {
+        [nodes, "nodes", nps, "nps"] => {
+            nps.parse::<u64>()
+                .unwrap_or_else(|_| panic!("bad nps in {last:?}"));
+            nodes
+                .parse()
+                .unwrap_or_else(|_| panic!("bad count in {last:?}"))
+        }
+        _ => panic!("last line is {last:?}"),
+    }
+}
+
+#[test]
+fn bench_signs_the_default_rules_with_594862_nodes() {
+    assert_eq!(bench_nodes(&ok(&["bench"])), 594_862);
+}
+
+#[test]
+fn bench_takes_the_rule_switches() {
+    let default = bench_nodes(&ok(&["bench", "--depth", "5"]));
+    let xoudouqi = bench_nodes(&ok(&["bench", "--depth", "5", "--variant", "xoudouqi"]));
+    let switched = bench_nodes(&ok(&["bench", "--depth", "5", "--set", "DogOverWolf=true"]));
+    // The bench positions hold dogs and wolves, so both searches see other trees.
+    assert_ne!(xoudouqi, default);
+    assert_ne!(switched, default);
+    assert!(fails(&["bench", "--set", "Nope=1"]).contains("Nope"));
+    assert!(fails(&["bench", "--variant", "chess"]).contains("chess"));
 }
