@@ -585,7 +585,17 @@ fn a_record_written_by_doushou_match() {
     assert_eq!(games.len(), 2, "{out}");
     for g in &games {
         assert!(!g.has("error"), "{g:?}");
-        assert!(g.get("tags").get("Event").str().contains("doushou"));
+        let tags = g.get("tags");
+        assert!(tags.get("Event").str().contains("doushou"));
+        // The standard tags beside the game's own, read without complaint.
+        assert_eq!(tags.get("White").str(), tags.get("Red").str());
+        assert_eq!(tags.get("SetUp").str(), "1");
         assert!(!g.get("moves").arr().is_empty());
     }
+    // Game 1 has a as Red (White), game 2 b, both read back as such.
+    let white: Vec<&str> = games
+        .iter()
+        .map(|g| g.get("tags").get("White").str())
+        .collect();
+    assert_eq!(white, ["a", "b"]);
 }

@@ -138,20 +138,28 @@ fn check_records(run: &Run) {
             .iter()
             .find(|g| field_of(g, "round") == round)
             .unwrap_or_else(|| panic!("round {round} not in the summary"));
+        // PGN's seven tag roster first and in its order, as generic PGN tools
+        // expect; then the record's own tags; SetUp "1" announcing the FEN.
+        let names: Vec<&str> = record.tags.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names[..7],
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"],
+            "round {round}"
+        );
         for tag in [
-            "Event",
-            "Date",
             "Red",
             "Blue",
-            "Result",
             "Termination",
             "Variant",
             "Rules",
             "TimeControl",
-            "FEN",
         ] {
             assert!(record.tag(tag).is_some(), "round {round} lacks {tag}");
         }
+        assert_eq!(names[names.len() - 2..], ["SetUp", "FEN"], "round {round}");
+        assert_eq!(record.tag("SetUp"), Some("1"));
+        assert_eq!(record.tag("White"), record.tag("Red"), "White moves first");
+        assert_eq!(record.tag("Black"), record.tag("Blue"));
         assert_eq!(record.tag("Event"), Some("doushou match"));
         assert_eq!(record.tag("Result"), Some(record.result.as_str()));
         assert_eq!(field_of(summary, "result"), record.result);

@@ -272,13 +272,19 @@ fn pgn_record(
     date: &str,
 ) -> pgn::Record {
     let rules = config.referee.rules;
+    // The seven tags every PGN reader expects first, in their order (White is
+    // Red, who moves first), then this game's own; `SetUp` tells readers that
+    // the game starts at the `FEN` tag's position.
     let tags = [
         ("Event", "doushou match".to_string()),
+        ("Site", "?".to_string()),
         ("Date", date.to_string()),
         ("Round", game.round.to_string()),
+        ("White", names[0].to_string()),
+        ("Black", names[1].to_string()),
+        ("Result", game.termination.score_text().to_string()),
         ("Red", names[0].to_string()),
         ("Blue", names[1].to_string()),
-        ("Result", game.termination.score_text().to_string()),
         ("Termination", game.termination.to_string()),
         (
             "Variant",
@@ -286,6 +292,7 @@ fn pgn_record(
         ),
         ("Rules", rules.to_string()),
         ("TimeControl", limits.to_string()),
+        ("SetUp", "1".to_string()),
         ("FEN", game.start_fen.clone()),
     ];
     pgn::Record {
