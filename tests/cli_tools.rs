@@ -1,16 +1,24 @@
 //! The real binary's command-line tools that read no standard input: `perft`
-//! (counts, the divide, positions with moves, rule switches and presets) and
-//! `bench` (its signature and rule switches), with clean failures (exit code
-//! 2, a message on stderr, nothing on stdout, no panic) on bad input.
+//! (counts, the divide, positions with moves, rule switches and presets),
+//! `bench` (its signature and rule switches) and `tune` (where it writes, how
+//! it validates), with clean failures (exit code 2, a message on stderr,
+//! nothing on stdout, no panic) on bad input.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_doushou");
 const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
 
 fn run(args: &[&str]) -> Output {
+    run_in(Path::new("."), args)
+}
+
+/// Runs `doushou <args>` in the directory `dir`.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(BIN)
         .args(args)
+        .current_dir(dir)
         .env_remove("RUST_LOG")
         .env("RUST_BACKTRACE", "0")
         .output()
@@ -349,4 +357,87 @@ fn bench_takes_the_rule_switches() {
     assert_ne!(switched, default);
     assert!(fails(&["bench", "--set", "Nope=1"]).contains("Nope"));
     assert!(fails(&["bench", "--variant", "chess"]).contains("chess"));
+}
+
+/// A scratch directory of its own for each test, holding a data file for
+/// `tune` of `copies` times the bench positions (with made-up results).
+fn tune_dir(name: &str, copies: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("doushou-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut data = String::from("# made up for the tests\n");
+    let fens: Vec<&str> = doushou::bench::positions().collect();
+    for i in 0..copies * fens.len() {
+        let result = ["1", "0.5", "0"][i % 3];
+        data.push_str(&format!("{} ; {result}\n", fens[i % fens.len()]));
+    }
+    std::fs::write(dir.join("data.txt"), data).unwrap();
+    dir
+}
+
+#[test]
+fn tune_writes_a_new_file_here_by_default_and_warns_when_it_cannot_validate() {
+    let dir = tune_dir("default-out", 1);
+    let o = run_in(&dir, &["tune", "--data", "data.txt", "--epochs", "2"]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let written = std::fs::read_to_string(dir.join("weights-tuned.rs"))
+        .unwrap_or_else(|e| panic!("no weights-tuned.rs: {e}\n{err}"));
+    assert!(
+        written.contains("pub const WEIGHTS: Weights = ["),
+        "{written}"
+    );
+    assert!(written.contains("none held out"), "{written}");
+    assert!(
+        !dir.join("src").exists(),
+        "the tracked weights' path was made"
+    );
+    // Too few positions to hold any out: said, not hidden.
+    assert!(err.contains("WARN"), "{err}");
+    assert!(
+        err.contains("the validation error is the training error"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_holds_out_a_tenth_in_blocks_when_the_set_is_large_enough() {
+    let dir = tune_dir("held-out", 30);
+    let o = run_in(
+        &dir,
+        &[
+            "tune", "--data", "data.txt", "--epochs", "2", "--out", "w.rs",
+        ],
+    );
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    // 1050 positions: ten blocks of 105, the tenth held out.
+    assert!(
+        err.contains("1050 positions (105 held out for validation, in blocks of 105)"),
+        "{err}"
+    );
+    assert!(!err.contains("WARN"), "{err}");
+    assert!(dir.join("w.rs").exists());
+    assert!(!dir.join("weights-tuned.rs").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_checks_where_it_writes_before_fitting() {
+    let dir = tune_dir("bad-out", 1);
+    let o = run_in(
+        &dir,
+        &["tune", "--data", "data.txt", "--out", "missing/weights.rs"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("cannot write missing/weights.rs: no directory missing"),
+        "{err}"
+    );
+    assert!(!err.contains("epoch"), "it fitted first: {err}");
+    let err = fails(&["tune", "--data", "data.txt", "--out", dir.to_str().unwrap()]);
+    assert!(err.contains("it is a directory"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

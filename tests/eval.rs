@@ -8,7 +8,7 @@ use doushou::engine::eval::{
 use doushou::options::OptionKind;
 use doushou::rng::SplitMix64 as Rng;
 use doushou::rules::{Game, Position, RULE_OPTION_NAMES, Rules};
-use doushou::tuning::texel::{Dataset, Samples, TuneConfig, tune};
+use doushou::tuning::texel::{Dataset, Samples, Split, TuneConfig, tune};
 
 fn pos(fen: &str) -> Position {
     fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -377,6 +377,7 @@ fn the_tuner_recovers_known_weights() {
     let data = Dataset {
         train: samples(20_000),
         validation: samples(2_000),
+        split: Split::HeldOut { block: 256 },
         games: 0,
         runs: Vec::new(),
     };

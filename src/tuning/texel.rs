@@ -9,7 +9,8 @@
 //! were set for. The weights then move by Adam, pulled gently towards their
 //! starting values (L2) so that features seen rarely stay where they were, and
 //! kept within bounds. A tenth of the positions, in blocks of consecutive lines
-//! (so mostly whole games), is held out to show the fit generalises.
+//! (so mostly whole games), is held out to show the fit generalises; a set too
+//! small to split is validated on its training positions, and says so.
 
 use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use crate::rules::{Position, Rules, Side};
@@ -45,6 +46,13 @@ pub enum TuneError {
     },
     /// Too few positions to fit anything.
     NotEnoughData(usize),
+    /// The weights could not be written where asked (checked before the fit).
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        why: String,
+    },
 }
 
 impl fmt::Display for TuneError {
@@ -62,6 +70,7 @@ impl fmt::Display for TuneError {
             TuneError::NotEnoughData(n) => {
                 write!(f, "only {n} positions: too few to tune (need at least 20)")
             }
+            TuneError::Output { path, why } => write!(f, "cannot write {}: {why}", path.display()),
         }
     }
 }
@@ -203,13 +212,29 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// How the positions were split between training and validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Every tenth block of this many consecutive positions is held out.
+    HeldOut {
+        /// Positions per block.
+        block: usize,
+    },
+    /// Too few positions to hold any out: the validation error is the
+    /// training error, and says nothing about how the fit generalises.
+    None,
+}
+
 /// The positions of one or more data files, split for training and validation.
 #[derive(Clone, Debug)]
 pub struct Dataset {
     /// Positions the weights are fitted to.
     pub train: Samples,
-    /// Positions held out to measure the fit.
+    /// Positions held out to measure the fit (the training positions again
+    /// when `split` is [`Split::None`]).
     pub validation: Samples,
+    /// How they were split.
+    pub split: Split,
     /// Self-play games counted by the files' `# done` lines.
     pub games: usize,
     /// The `# done` lines' settings, one per finished run (for the summary).
@@ -217,14 +242,38 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Every position, training and validation.
+    /// Every position, counted once.
     pub fn positions(&self) -> usize {
-        self.train.len() + self.validation.len()
+        self.train.len() + self.held_out()
+    }
+
+    /// Positions held out of the training.
+    pub fn held_out(&self) -> usize {
+        match self.split {
+            Split::HeldOut { .. } => self.validation.len(),
+            Split::None => 0,
+        }
     }
 }
 
-/// Consecutive lines held out together: 256 lines is a few games.
+/// Consecutive lines held out together: 256 lines is a few games. Smaller
+/// sets get smaller blocks, so that ten of them still fit.
 const BLOCK: usize = 256;
+
+/// Below this many positions none are held out: a tenth of them would
+/// measure nothing but noise, and would be missed by the fit.
+pub const MIN_HELD_OUT: usize = 1000;
+
+/// How `positions` positions are split: every tenth block held out.
+fn split_for(positions: usize) -> Split {
+    if positions < MIN_HELD_OUT {
+        Split::None
+    } else {
+        Split::HeldOut {
+            block: BLOCK.min(positions / 10),
+        }
+    }
+}
 
 /// One line of a data file, parsed: `None` for comments and blank lines.
 fn parse_position(line: &str) -> Result<Option<(Position, f64)>, String> {
@@ -257,11 +306,12 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
     let mut data = Dataset {
         train: Samples::new(),
         validation: Samples::new(),
+        split: Split::None,
         games: 0,
         runs: Vec::new(),
     };
-    // Positions so far over all files: the held-out blocks follow this count.
-    let mut position_number = 0usize;
+    // Every file's positions in order, in chunks: the split needs their number.
+    let mut chunks = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
             path: path.clone(),
@@ -295,7 +345,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
         }
         // Lines become sparse samples in parallel, a chunk at a time: a dense
         // array of counts per position would take half a kilobyte each.
-        let chunks = lines
+        let file_chunks = lines
             .par_chunks(4096)
             .map(|chunk| {
                 let mut samples = Samples::new();
@@ -313,24 +363,31 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
                 Ok(samples)
             })
             .collect::<Result<Vec<Samples>, TuneError>>()?;
-        for chunk in &chunks {
-            for i in 0..chunk.len() {
-                let held_out = (position_number / BLOCK) % 10 == 9;
-                position_number += 1;
-                let set = if held_out {
-                    &mut data.validation
-                } else {
-                    &mut data.train
-                };
-                set.push_from(chunk, i);
-            }
+        chunks.extend(file_chunks);
+    }
+    let positions: usize = chunks.iter().map(Samples::len).sum();
+    if positions < 20 {
+        return Err(TuneError::NotEnoughData(positions));
+    }
+    data.split = split_for(positions);
+    let mut position_number = 0usize;
+    // Each chunk is dropped once copied, so the data is never held twice.
+    for chunk in chunks {
+        for i in 0..chunk.len() {
+            let held_out = match data.split {
+                Split::HeldOut { block } => (position_number / block) % 10 == 9,
+                Split::None => false,
+            };
+            position_number += 1;
+            let set = if held_out {
+                &mut data.validation
+            } else {
+                &mut data.train
+            };
+            set.push_from(&chunk, i);
         }
     }
-    if data.positions() < 20 {
-        return Err(TuneError::NotEnoughData(data.positions()));
-    }
-    if data.validation.is_empty() {
-        // Small sets: validate on the training positions rather than on nothing.
+    if data.split == Split::None {
         data.validation = data.train.clone();
     }
     Ok(data)
@@ -589,6 +646,40 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
     })
 }
 
+/// Whether the weights can be written to `path`, checked before a fit so that
+/// a long run does not end in a failure to save it: its directory exists, it
+/// is not a directory, and it can be opened for writing (a new file is
+/// created and removed again; an existing one is left as it is).
+pub fn check_writable(path: &Path) -> Result<(), TuneError> {
+    let fail = |why: String| TuneError::Output {
+        path: path.to_path_buf(),
+        why,
+    };
+    if path.is_dir() {
+        return Err(fail("it is a directory".into()));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(fail(format!("no directory {}", dir.display())));
+    }
+    let probe = if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(drop)
+    } else {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .and_then(|_| std::fs::remove_file(path))
+    };
+    probe.map_err(|e| fail(e.to_string()))
+}
+
 /// Writes `weights.rs` text to `path`.
 pub fn write_weights(path: &Path, text: &str) -> Result<(), TuneError> {
     std::fs::write(path, text).map_err(|error| TuneError::Io {
@@ -643,6 +734,14 @@ mod tests {
         let row = feature::ADVANCE..feature::ADVANCE + ADVANCE_BUCKETS;
         let mean: f64 = row.clone().map(|i| w[i] * occurrences[i]).sum();
         assert!(mean.abs() < 1e-6);
+    }
+
+    #[test]
+    fn small_sets_hold_nothing_out_and_larger_ones_a_tenth_in_blocks() {
+        assert_eq!(split_for(999), Split::None);
+        assert_eq!(split_for(1000), Split::HeldOut { block: 100 });
+        assert_eq!(split_for(2560), Split::HeldOut { block: BLOCK });
+        assert_eq!(split_for(1_000_000), Split::HeldOut { block: BLOCK });
     }
 
     #[test]
