@@ -375,12 +375,20 @@ fn tune_dir(name: &str, copies: usize) -> PathBuf {
     dir
 }
 
+/// A short fit in `dir` on its data that must succeed; answers its stderr.
+fn tune_ok(dir: &Path, more_args: &[&str]) -> String {
+    let mut args = vec!["tune", "--data", "data.txt", "--epochs", "2"];
+    args.extend_from_slice(more_args);
+    let o = run_in(dir, &args);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{args:?}: {err}");
+    err
+}
+
 #[test]
 fn tune_writes_a_new_file_here_by_default_and_warns_when_it_cannot_validate() {
     let dir = tune_dir("default-out", 1);
-    let o = run_in(&dir, &["tune", "--data", "data.txt", "--epochs", "2"]);
-    let err = stderr(&o);
-    assert!(o.status.success(), "{err}");
+    let err = tune_ok(&dir, &[]);
     let written = std::fs::read_to_string(dir.join("weights-tuned.rs"))
         .unwrap_or_else(|e| panic!("no weights-tuned.rs: {e}\n{err}"));
     assert!(
@@ -404,14 +412,7 @@ fn tune_writes_a_new_file_here_by_default_and_warns_when_it_cannot_validate() {
 #[test]
 fn tune_holds_out_a_tenth_in_blocks_when_the_set_is_large_enough() {
     let dir = tune_dir("held-out", 30);
-    let o = run_in(
-        &dir,
-        &[
-            "tune", "--data", "data.txt", "--epochs", "2", "--out", "w.rs",
-        ],
-    );
-    let err = stderr(&o);
-    assert!(o.status.success(), "{err}");
+    let err = tune_ok(&dir, &["--out", "w.rs"]);
     // 1050 positions: ten blocks of 105, the tenth held out.
     assert!(
         err.contains("1050 positions (105 held out for validation, in blocks of 105)"),
