@@ -7,7 +7,7 @@ use doushou::engine::eval::{
 };
 use doushou::rng::SplitMix64 as Rng;
 use doushou::rules::{Game, Position, Rules};
-use doushou::tuning::texel::{Dataset, Samples, TuneConfig, tune};
+use doushou::tuning::texel::{Dataset, Samples, Split, TuneConfig, tune};
 
 mod common;
 use common::{every_switch, random_move};
@@ -353,6 +353,7 @@ fn the_tuner_recovers_known_weights() {
     let data = Dataset {
         train: samples(20_000),
         validation: samples(2_000),
+        split: Split::HeldOut { block: 256 },
         games: 0,
         runs: Vec::new(),
     };

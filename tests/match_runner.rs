@@ -138,20 +138,28 @@ fn check_records(run: &Run) {
             .iter()
             .find(|g| field_of(g, "round") == round)
             .unwrap_or_else(|| panic!("round {round} not in the summary"));
+        // PGN's seven tag roster first and in its order, as generic PGN tools
+        // expect; then the record's own tags; SetUp "1" announcing the FEN.
+        let names: Vec<&str> = record.tags.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names[..7],
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"],
+            "round {round}"
+        );
         for tag in [
-            "Event",
-            "Date",
             "Red",
             "Blue",
-            "Result",
             "Termination",
             "Variant",
             "Rules",
             "TimeControl",
-            "FEN",
         ] {
             assert!(record.tag(tag).is_some(), "round {round} lacks {tag}");
         }
+        assert_eq!(names[names.len() - 2..], ["SetUp", "FEN"], "round {round}");
+        assert_eq!(record.tag("SetUp"), Some("1"));
+        assert_eq!(record.tag("White"), record.tag("Red"), "White moves first");
+        assert_eq!(record.tag("Black"), record.tag("Blue"));
         assert_eq!(record.tag("Event"), Some("doushou match"));
         assert_eq!(record.tag("Result"), Some(record.result.as_str()));
         assert_eq!(field_of(summary, "result"), record.result);
@@ -402,10 +410,60 @@ fn garbage_output_loses_by_an_unreadable_move() {
     );
 }
 
+/// Runs a match that must stop before its first game; answers its stderr
+/// after checking the exit code, that no table was printed and no record
+/// written.
+fn match_refused(name: &str, args: &[&str]) -> String {
+    let dir = scratch(name);
+    let pgn_path = dir.join("games.pgn");
+    let output = Command::new(doushou())
+        .arg("match")
+        .args(args)
+        .arg("--pgn")
+        .arg(&pgn_path)
+        .output()
+        .expect("doushou runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let records = std::fs::read_to_string(&pgn_path).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty(), "a table was printed: {stderr}");
+    assert!(records.is_empty(), "games were recorded: {records}");
+    assert!(!stderr.contains("game 1"), "a game was played: {stderr}");
+    assert!(stderr.contains("no game was played"), "{stderr}");
+    stderr
+}
+
 #[test]
-fn engines_that_do_not_start_lose_every_game() {
+fn an_engine_that_cannot_start_stops_the_match_before_any_game() {
+    let cmd = ds();
+    let stderr = match_refused(
+        "nostart",
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=typo",
+            "cmd=/nonexistent/engine --flag",
+            "--nodes",
+            "300",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(
+        stderr.contains("engine 'typo' (command: /nonexistent/engine --flag) did not start"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("cannot start"), "{stderr}");
+    assert!(!stderr.contains("engine 'ds'"), "{stderr}");
+}
+
+#[test]
+fn an_engine_that_never_answers_uciok_stops_the_match_before_any_game() {
     let (cmd, nouci) = (ds(), format!("cmd={} nouci", fake_engine()));
-    let run = run_match(
+    let stderr = match_refused(
         "nouci",
         &[
             "--engine",
@@ -418,31 +476,19 @@ fn engines_that_do_not_start_lose_every_game() {
             "300",
             "--games",
             "3",
-            "--hang-timeout",
+            "--start-timeout",
             "500",
         ],
     );
-    check_fake_lost_all(&run, 3, "start-failure");
-    assert_eq!(run.engine_field("fake", "start_failures"), 3);
-    assert!(run.stderr.contains("no uciok"), "{}", run.stderr);
-
-    let run = run_match(
-        "nostart",
-        &[
-            "--engine",
-            "name=ds",
-            &cmd,
-            "--engine",
-            "name=fake",
-            "cmd=/nonexistent/engine",
-            "--nodes",
-            "300",
-            "--games",
-            "2",
-        ],
+    assert!(
+        stderr.contains(&format!(
+            "engine 'fake' (command: {} nouci) did not start",
+            fake_engine()
+        )),
+        "{stderr}"
     );
-    check_fake_lost_all(&run, 2, "start-failure");
-    assert!(run.stderr.contains("cannot start"), "{}", run.stderr);
+    assert!(stderr.contains("no uciok within"), "{stderr}");
+    assert!(stderr.contains("--start-timeout"), "{stderr}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
+use super::RulesArgs;
 use crate::engine::{Engine, SearchControl};
 use clap::Args;
 
@@ -18,11 +19,16 @@ pub struct BenchArgs {
     /// The evaluation (`--eval`, `--eval-file`).
     #[command(flatten)]
     pub eval: super::EvalArgs,
+    /// The rules searched under (`--variant`, `--set`): the node count signs
+    /// the default rules only.
+    #[command(flatten)]
+    pub rules: RulesArgs,
 }
 
 /// Runs the bench; lines go to stdout.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
     let mut engine = Engine::new();
+    engine.set_rules(args.rules.rules()?);
     engine
         .set_option("Threads", Some(&args.threads.to_string()))
         .map_err(|e| e.to_string())?;

@@ -1,8 +1,9 @@
 //! `doushou tune`: fits the evaluation's weights to self-play data by the Texel
-//! method and writes them where the build takes them (`src/engine/weights.rs`).
+//! method and writes them as a `weights.rs` file: a new file by default; the
+//! build takes them from `src/engine/weights.rs` when the user puts them there.
 
 use crate::engine::eval::WEIGHTS;
-use crate::tuning::texel::{self, TuneConfig};
+use crate::tuning::texel::{self, Split, TuneConfig};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -25,8 +26,9 @@ pub struct TuneArgs {
     /// those built in.
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// Where to write the weights: the file the build includes by default.
-    #[arg(long, default_value = "src/engine/weights.rs")]
+    /// Where to write the weights (checked before the fit). The build plays
+    /// with `src/engine/weights.rs`: name it to replace the weights in use.
+    #[arg(long, value_name = "FILE", default_value = "weights-tuned.rs")]
     pub out: PathBuf,
     /// Threads for rayon (default: all cores).
     #[arg(long)]
@@ -44,15 +46,29 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     if args.epochs == 0 || !args.learning_rate.is_finite() || !args.l2.is_finite() {
         return Err("--epochs must be positive and the rates finite".into());
     }
+    texel::check_writable(&args.out).map_err(|e| e.to_string())?;
     let start = match &args.start {
         Some(path) => texel::parse_weights(path).map_err(|e| e.to_string())?,
         None => WEIGHTS,
     };
     let data = texel::load(&args.data).map_err(|e| e.to_string())?;
+    let held_out = match data.split {
+        Split::HeldOut { block } => format!(
+            "{} held out for validation, in blocks of {block}",
+            data.held_out()
+        ),
+        Split::None => {
+            log::warn!(
+                "only {} positions (fewer than {}): none held out, so the validation error is the training error and says nothing about overfitting",
+                data.positions(),
+                texel::MIN_HELD_OUT
+            );
+            "none held out: validated on the training positions".to_string()
+        }
+    };
     eprintln!(
-        "tune: {} positions ({} for validation) from {} games",
+        "tune: {} positions ({held_out}) from {} games",
         data.positions(),
-        data.validation.len(),
         data.games
     );
     let config = TuneConfig {
@@ -70,10 +86,9 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         "The evaluation's weights, written by `doushou tune` (the recipe is in docs/tuning.md)."
             .to_string(),
         format!(
-            "Data: {} self-play games, {} quiet positions ({} held out), from {}.",
+            "Data: {} self-play games, {} quiet positions ({held_out}), from {}.",
             data.games,
             data.positions(),
-            data.validation.len(),
             files.join(", ")
         ),
     ];
@@ -91,14 +106,20 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     ));
     texel::write_weights(&args.out, &texel::render_weights(&report.weights, &header))
         .map_err(|e| e.to_string())?;
+    let in_use = args.out.ends_with("src/engine/weights.rs");
     eprintln!(
-        "tune: K {:.6}, error {:.6} -> {:.6}, validation {:.6} -> {:.6}; wrote {} (rebuild to use them)",
+        "tune: K {:.6}, error {:.6} -> {:.6}, validation {:.6} -> {:.6}; wrote {} ({})",
         report.k,
         report.train_error.0,
         report.train_error.1,
         report.validation_error.0,
         report.validation_error.1,
-        args.out.display()
+        args.out.display(),
+        if in_use {
+            "rebuild to use them"
+        } else {
+            "to play with them, copy it to src/engine/weights.rs and rebuild"
+        }
     );
     Ok(())
 }

@@ -529,12 +529,8 @@ impl Engine {
         let Some((name, kind)) = engine_option_kind(name) else {
             let mut rules = self.rules;
             rules.set(name, value.unwrap_or(""))?;
-            self.end_search();
             log::info!("option {name} = {}", value.unwrap_or(""));
-            if rules != self.rules {
-                self.rules = rules;
-                self.game = self.game.as_ref().and_then(|g| replay(g, rules));
-            }
+            self.set_rules(rules);
             return Ok(());
         };
         let value = value.unwrap_or("");
@@ -589,6 +585,17 @@ impl Engine {
         log::info!("option {name} = {value}");
         self.searcher.options = o;
         Ok(())
+    }
+
+    /// Puts `rules` in force, as setting each rule option would: a running
+    /// search ends, and the current game is replayed under them (if a move of
+    /// it is illegal under them the engine holds no position).
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.end_search();
+        if rules != self.rules {
+            self.rules = rules;
+            self.game = self.game.as_ref().and_then(|g| replay(g, rules));
+        }
     }
 
     /// Forgets everything learnt (the table) for a new game.

@@ -134,42 +134,93 @@ pub trait Entries: Default + Send {
     fn push_from(&mut self, other: &Self, i: usize);
 }
 
+/// How the positions were split between training and validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Blocks of this many consecutive positions are held out.
+    HeldOut {
+        /// Positions per block.
+        block: usize,
+    },
+    /// Too few positions to hold any out ([`MIN_HELD_OUT`]): a validation
+    /// error would say nothing about how the fit generalises.
+    None,
+}
+
+/// Consecutive positions held out together: 256 lines is a few games, so the
+/// held-out positions are mostly whole games, unlike any trained on. Smaller
+/// sets get smaller blocks, so that ten of them still fit.
+pub const BLOCK: usize = 256;
+
+/// Below this many positions none are held out: a tenth of them would
+/// measure nothing but noise, and would be missed by the fit.
+pub const MIN_HELD_OUT: usize = 1000;
+
+/// How `positions` positions are split.
+pub fn split_for(positions: usize) -> Split {
+    if positions < MIN_HELD_OUT {
+        Split::None
+    } else {
+        Split::HeldOut {
+            block: BLOCK.min(positions / 10),
+        }
+    }
+}
+
+/// The data lines (positions) of the files, counted without parsing them:
+/// the split's block size depends on it.
+fn count_positions(paths: &[PathBuf]) -> Result<usize, TuneError> {
+    let mut count = 0;
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
+            path: path.clone(),
+            error,
+        })?;
+        count += text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .count();
+    }
+    Ok(count)
+}
+
 /// Reads data files as [`read_files`] does, holding out `fraction` of the
-/// positions for validation (see [`held_out`]): answers the training
-/// positions, the held-out ones and the runs' summary.
+/// positions for validation in blocks (see [`split_for`], [`held_out`]):
+/// answers the training positions, the held-out ones, the runs' summary and
+/// the split used.
 pub fn read_split<C: Entries>(
     paths: &[PathBuf],
     fraction: f64,
     add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), String> + Sync,
-) -> Result<(C, C, RunSummary), TuneError> {
+) -> Result<(C, C, RunSummary, Split), TuneError> {
+    let split = split_for(count_positions(paths)?);
     let (mut train, mut validation) = (C::default(), C::default());
     // Positions so far over all files: the held-out blocks follow this count.
     let mut position_number = 0usize;
     let summary = read_files(paths, add, |chunk: C| {
         for i in 0..chunk.count() {
-            let set = if held_out(position_number, fraction) {
-                &mut validation
-            } else {
-                &mut train
+            let set = match split {
+                Split::HeldOut { block } if held_out(position_number, fraction, block) => {
+                    &mut validation
+                }
+                _ => &mut train,
             };
             position_number += 1;
             set.push_from(&chunk, i);
         }
     })?;
-    Ok((train, validation, summary))
+    Ok((train, validation, summary, split))
 }
-
-/// Consecutive positions held out together: 256 lines is a few games, so the
-/// held-out positions are mostly whole games, unlike any trained on.
-pub const BLOCK: usize = 256;
 
 /// Whether the `position_number`-th position of the data (counted over all
 /// files from 0) is held out for validation, `fraction` of the data being held
-/// out in whole blocks of [`BLOCK`]. With 0.1, the tenth block of every ten.
-pub fn held_out(position_number: usize, fraction: f64) -> bool {
+/// out in whole blocks of `block` positions. With 0.1, the tenth block of
+/// every ten.
+pub fn held_out(position_number: usize, fraction: f64, block: usize) -> bool {
     // In thousandths, so that the choice is exact integer arithmetic.
     let per_mille = (fraction.clamp(0.0, 1.0) * 1000.0).round() as usize;
-    let block = position_number / BLOCK;
+    let block = position_number / block.max(1);
     (block + 1) * per_mille / 1000 > block * per_mille / 1000
 }
 
@@ -195,14 +246,24 @@ mod tests {
     #[test]
     fn a_tenth_is_every_tenth_block() {
         let held: Vec<usize> = (0..30 * BLOCK)
-            .filter(|&i| held_out(i, 0.1))
+            .filter(|&i| held_out(i, 0.1, BLOCK))
             .map(|i| i / BLOCK)
             .collect();
         let blocks: Vec<usize> = held.iter().step_by(BLOCK).copied().collect();
         assert_eq!(blocks, vec![9, 19, 29]);
         assert_eq!(held.len(), 3 * BLOCK);
-        assert!(!(0..10 * BLOCK).any(|i| held_out(i, 0.0)));
-        let quarter = (0..100 * BLOCK).filter(|&i| held_out(i, 0.25)).count();
+        assert!(!(0..10 * BLOCK).any(|i| held_out(i, 0.0, BLOCK)));
+        let quarter = (0..100 * BLOCK)
+            .filter(|&i| held_out(i, 0.25, BLOCK))
+            .count();
         assert_eq!(quarter, 25 * BLOCK);
+    }
+
+    #[test]
+    fn small_sets_hold_nothing_out_and_larger_ones_a_tenth_in_blocks() {
+        assert_eq!(split_for(999), Split::None);
+        assert_eq!(split_for(1000), Split::HeldOut { block: 100 });
+        assert_eq!(split_for(2560), Split::HeldOut { block: BLOCK });
+        assert_eq!(split_for(1_000_000), Split::HeldOut { block: BLOCK });
     }
 }

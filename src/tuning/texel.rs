@@ -9,9 +9,11 @@
 //! were set for. The weights then move by Adam, pulled gently towards their
 //! starting values (L2) so that features seen rarely stay where they were, and
 //! kept within bounds. A tenth of the positions, in blocks of consecutive lines
-//! (so mostly whole games), is held out to show the fit generalises.
+//! (so mostly whole games), is held out to show the fit generalises; a set too
+//! small to split is validated on its training positions, and says so.
 
 use super::data;
+pub use super::data::{MIN_HELD_OUT, Split};
 use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use crate::rules::Side;
 use rayon::prelude::*;
@@ -46,6 +48,13 @@ pub enum TuneError {
     },
     /// Too few positions to fit anything.
     NotEnoughData(usize),
+    /// The weights could not be written where asked (checked before the fit).
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        why: String,
+    },
 }
 
 impl fmt::Display for TuneError {
@@ -63,6 +72,7 @@ impl fmt::Display for TuneError {
             TuneError::NotEnoughData(n) => {
                 write!(f, "only {n} positions: too few to tune (need at least 20)")
             }
+            TuneError::Output { path, why } => write!(f, "cannot write {}: {why}", path.display()),
         }
     }
 }
@@ -222,8 +232,11 @@ fn sigmoid(x: f64) -> f64 {
 pub struct Dataset {
     /// Positions the weights are fitted to.
     pub train: Samples,
-    /// Positions held out to measure the fit.
+    /// Positions held out to measure the fit (the training positions again
+    /// when `split` is [`Split::None`]).
     pub validation: Samples,
+    /// How they were split.
+    pub split: Split,
     /// Self-play games counted by the files' `# done` lines.
     pub games: usize,
     /// The `# done` lines' settings, one per finished run (for the summary).
@@ -231,16 +244,24 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Every position, training and validation.
+    /// Every position, counted once.
     pub fn positions(&self) -> usize {
-        self.train.len() + self.validation.len()
+        self.train.len() + self.held_out()
+    }
+
+    /// Positions held out of the training.
+    pub fn held_out(&self) -> usize {
+        match self.split {
+            Split::HeldOut { .. } => self.validation.len(),
+            Split::None => 0,
+        }
     }
 }
 
 /// Reads data files (the format of [`crate::tuning`]) into sparse samples,
 /// a tenth held out for validation.
 pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
-    let (train, validation, runs) =
+    let (train, validation, runs, split) =
         data::read_split(paths, 0.1, |samples: &mut Samples, labelled, rules| {
             let result = if labelled.position.side_to_move() == Side::Red {
                 labelled.result
@@ -253,14 +274,16 @@ pub fn load(paths: &[PathBuf]) -> Result<Dataset, TuneError> {
     let mut data = Dataset {
         train,
         validation,
+        split,
         games: runs.games,
         runs: runs.runs,
     };
     if data.positions() < 20 {
         return Err(TuneError::NotEnoughData(data.positions()));
     }
-    if data.validation.is_empty() {
-        // Small sets: validate on the training positions rather than on nothing.
+    if data.split == Split::None {
+        // Small sets: validate on the training positions rather than on
+        // nothing (the report says so).
         data.validation = data.train.clone();
     }
     Ok(data)
@@ -517,6 +540,40 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
             feature::COUNT
         ))
     })
+}
+
+/// Whether the weights can be written to `path`, checked before a fit so that
+/// a long run does not end in a failure to save it: its directory exists, it
+/// is not a directory, and it can be opened for writing (a new file is
+/// created and removed again; an existing one is left as it is).
+pub fn check_writable(path: &Path) -> Result<(), TuneError> {
+    let fail = |why: String| TuneError::Output {
+        path: path.to_path_buf(),
+        why,
+    };
+    if path.is_dir() {
+        return Err(fail("it is a directory".into()));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(fail(format!("no directory {}", dir.display())));
+    }
+    let probe = if path.exists() {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(drop)
+    } else {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .and_then(|_| std::fs::remove_file(path))
+    };
+    probe.map_err(|e| fail(e.to_string()))
 }
 
 /// Writes `weights.rs` text to `path`.

@@ -166,7 +166,7 @@ pub const ENOUGH_VALIDATION: usize = 1000;
 /// score), holding out `validation` of the positions in blocks of
 /// [`data::BLOCK`] consecutive lines.
 pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainError> {
-    let (train, held, runs) = data::read_split(
+    let (train, held, runs, _split) = data::read_split(
         paths,
         validation,
         |positions: &mut Positions, labelled, _rules| {

@@ -1,9 +1,12 @@
-//! Turning the searches of a game's positions into notes on its moves: the
-//! score before each move, the score after it, how much it dropped, and
-//! whether that drop makes it a blunder.
+//! Turning the searches of a game's positions into notes on its moves: in the
+//! position before each move, the engine's choice and its score, the played
+//! move's score at the same depth, how much less it is (the drop), and whether
+//! that makes the move a blunder. Both scores come from the same position and
+//! depth, so the engine's own choice drops nothing by construction.
 
 use super::input::GameSpec;
-use crate::engine::search::{MATE_BOUND, SearchResult};
+use super::pool::Answer;
+use crate::engine::search::MATE_BOUND;
 use crate::rules::{Game, Move, Outcome, Side};
 
 /// Mates count as this many centipawns when measuring a drop: more than any
@@ -30,9 +33,11 @@ pub struct PlyNote {
     pub pv: Vec<Move>,
     /// Depth the position before was searched to.
     pub depth: i32,
-    /// The best line's score before the move, from the mover's view (internal units).
+    /// The engine's choice's score in the position before the move, from the
+    /// mover's view (internal units).
     pub before: i32,
-    /// The score after the move, from the mover's view (internal units).
+    /// The played move's score in the same position at the same depth, from
+    /// the mover's view (internal units): `before` when it is the engine's choice.
     pub after: i32,
     /// How much the move lost, in centipawns (mates as [`MATE_CP`]); never negative.
     pub drop: i32,
@@ -62,19 +67,6 @@ impl GameNotes {
     }
 }
 
-/// A child position's score seen from its parent, one ply further: negated,
-/// and a mate one ply longer, so that a move that wins at once scores as the
-/// "mate in 1" its parent's search reported.
-pub fn parent_view(child: i32) -> i32 {
-    if child >= MATE_BOUND {
-        -child + 1
-    } else if child <= -MATE_BOUND {
-        -child - 1
-    } else {
-        -child
-    }
-}
-
 /// A score in centipawns for measuring drops, mates as ±[`MATE_CP`].
 pub fn centipawns(score: i32) -> i32 {
     if score >= MATE_BOUND {
@@ -87,9 +79,10 @@ pub fn centipawns(score: i32) -> i32 {
 }
 
 /// Notes on every move of `spec`, from the searches of its positions: one per
-/// position before each move, then the last position (`results.len()` is the
+/// position before each move (with the played move's own search where it is
+/// not the engine's choice), then the last position (`results.len()` is the
 /// number of moves plus one). `None` if the game or results do not fit.
-pub fn annotate(spec: &GameSpec, results: &[&SearchResult], blunder_cp: i32) -> Option<GameNotes> {
+pub fn annotate(spec: &GameSpec, results: &[&Answer], blunder_cp: i32) -> Option<GameNotes> {
     let moves = &spec.start.moves;
     if results.len() != moves.len() + 1 {
         return None;
@@ -101,9 +94,15 @@ pub fn annotate(spec: &GameSpec, results: &[&SearchResult], blunder_cp: i32) -> 
         let pos = game.position();
         let (side, move_number, fen) = (pos.side_to_move(), pos.move_number(), pos.fen());
         let played = game.play_text(text).ok()?;
-        let (before_search, child) = (results[i], results[i + 1]);
+        let before_search = &results[i].search;
         let before = before_search.score;
-        let after = parent_view(child.score);
+        let after = if played == before_search.best_move {
+            before
+        } else {
+            results[i].played.as_ref()?.score
+        };
+        // A search of one root move may still see a little more than the full
+        // one did (pruning differs): never a gain.
         let drop = (centipawns(before) - centipawns(after)).max(0);
         plies.push(PlyNote {
             ply: i + 1,
@@ -123,7 +122,7 @@ pub fn annotate(spec: &GameSpec, results: &[&SearchResult], blunder_cp: i32) -> 
     Some(GameNotes {
         plies,
         outcome: game.outcome(),
-        final_score: results[moves.len()].score,
+        final_score: results[moves.len()].search.score,
     })
 }
 
@@ -131,13 +130,6 @@ pub fn annotate(spec: &GameSpec, results: &[&SearchResult], blunder_cp: i32) -> 
 mod tests {
     use super::*;
     use crate::engine::search::MATE;
-
-    #[test]
-    fn parent_view_adds_a_ply_to_mates() {
-        assert_eq!(parent_view(-MATE), MATE - 1);
-        assert_eq!(parent_view(MATE - 2), -(MATE - 3));
-        assert_eq!(parent_view(35), -35);
-    }
 
     #[test]
     fn mates_count_as_large_drops() {

@@ -259,7 +259,11 @@ fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Tas
                     to_move: game.position().side_to_move(),
                     task: tasks.len(),
                 });
-                tasks.push(Task { rules, position });
+                tasks.push(Task {
+                    rules,
+                    position,
+                    played: None,
+                });
             }
             Err(error) => units.push(Unit::Fault(LineError { line, error })),
         }
@@ -275,13 +279,16 @@ fn game_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Task>) 
         match game {
             Ok(spec) => {
                 let first = tasks.len();
-                for ply in 0..=spec.start.moves.len() {
+                let moves = &spec.start.moves;
+                for ply in 0..=moves.len() {
                     tasks.push(Task {
                         rules: spec.rules,
                         position: PositionSpec {
                             fen: spec.start.fen.clone(),
-                            moves: spec.start.moves[..ply].to_vec(),
+                            moves: moves[..ply].to_vec(),
                         },
+                        // The game's moves were read and checked as moves.
+                        played: moves.get(ply).and_then(|m| m.parse().ok()),
                     });
                 }
                 units.push(Unit::Game {
@@ -349,11 +356,11 @@ impl<W: Write> Printer<'_, W> {
             } => (
                 *line,
                 match &self.results[*task] {
-                    Some(Ok(r)) => Ok(report::position(
+                    Some(Ok(answer)) => Ok(report::position(
                         *line,
                         fen,
                         *to_move,
-                        r,
+                        &answer.search,
                         self.multipv,
                         as_json,
                     )),

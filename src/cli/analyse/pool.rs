@@ -3,11 +3,16 @@
 //! and clears it before every position, so that a position's answer at a
 //! fixed depth does not depend on which worker took it or what that worker
 //! searched before: `--jobs 2` answers exactly as `--jobs 1`.
+//!
+//! A move of a game is judged against the engine's choice in the same
+//! position at the same depth: when the move played is not the one the search
+//! chose, a second search, again from a clean table, scores the played move
+//! alone (as `go searchmoves` would) to the depth the first one reached.
 
 use super::input::PositionSpec;
 use crate::engine::search::{SearchResult, Silent};
 use crate::engine::{Engine, Limits};
-use crate::rules::{RULE_OPTION_NAMES, Rules};
+use crate::rules::{Move, Rules};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -18,6 +23,18 @@ pub struct Task {
     pub rules: Rules,
     /// The position, with the moves that led to it (they matter for repetition).
     pub position: PositionSpec,
+    /// The move a game played here, to be scored beside the engine's choice.
+    pub played: Option<Move>,
+}
+
+/// What the searches of one task found.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The search of the position: the engine's choice and its score.
+    pub search: SearchResult,
+    /// The played move's own search, when a move was played and it is not the
+    /// engine's choice: that move alone at the root, to the depth of `search`.
+    pub played: Option<SearchResult>,
 }
 
 /// How every worker's engine is set up and what each search is allowed.
@@ -35,7 +52,7 @@ pub struct Setup {
 
 /// What one search answered; the error is for the user (it names the option
 /// or position the engine refused, which the input checks should have caught).
-pub type TaskResult = Result<SearchResult, String>;
+pub type TaskResult = Result<Answer, String>;
 
 /// Runs every task on `jobs` threads and hands each result to `on_result` on
 /// the calling thread as soon as it is ready (in completion order, with the
@@ -100,23 +117,33 @@ fn new_engine(setup: &Setup) -> Result<Engine, String> {
     Ok(engine)
 }
 
-/// One search from a clean table, under the task's rules.
+/// The task's searches, each from a clean table, under the task's rules.
 fn search(engine: &mut Engine, task: &Task, limits: &Limits) -> TaskResult {
-    if *engine.rules() != task.rules {
-        // Every switch but the preset name, which the switches spell out.
-        for name in &RULE_OPTION_NAMES[1..] {
-            let value = task.rules.get(name);
-            engine
-                .set_option(name, value.as_deref())
-                .map_err(|e| e.to_string())?;
-        }
-    }
-    engine.new_game();
+    engine.set_rules(task.rules);
     let p = &task.position;
     engine
         .set_position(&p.fen, &p.moves)
         .map_err(|e| e.to_string())?;
-    engine
-        .search(limits, &Silent)
-        .map_err(|_| "the engine holds no position".to_string())
+    let mut run = |limits: &Limits| {
+        engine.new_game();
+        engine
+            .search(limits, &Silent)
+            .map_err(|_| "the engine holds no position".to_string())
+    };
+    let search = run(limits)?;
+    let played = match task.played {
+        Some(m) if m != search.best_move && search.outcome.is_none() => {
+            // The depth the first search completed, and nothing else: a node or
+            // time budget spent on one root move would reach deeper than the
+            // search it is compared with.
+            let only_played = Limits {
+                depth: Some(search.depth.max(1) as u32),
+                searchmoves: vec![m],
+                ..Limits::default()
+            };
+            Some(run(&only_played)?)
+        }
+        _ => None,
+    };
+    Ok(Answer { search, played })
 }

@@ -71,8 +71,13 @@ pub struct MatchArgs {
     /// Grace after a clock or move time runs out before a move is forfeit, ms.
     #[arg(long = "timemargin", value_name = "MS", default_value_t = 100)]
     pub time_margin: u64,
-    /// The longest wait for an answer no clock bounds (handshake, isready, a
-    /// move under depth or node limits), ms; past it the engine loses.
+    /// The longest wait for `uciok` after `uci`, ms. Every engine is started
+    /// once before the first game: one that does not answer in time (or cannot
+    /// be started at all) stops the match with an error.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    pub start_timeout: u64,
+    /// The longest wait for any other answer no clock bounds (isready, a move
+    /// under depth or node limits), ms; past it the engine loses.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     pub hang_timeout: u64,
     /// Draw a game after this many plies (the opening's included).
@@ -136,6 +141,7 @@ impl MatchArgs {
                 rules,
                 rule_settings: self.rules.settings(),
                 margin_ms: self.time_margin.min(MAX_WAIT_MS),
+                start_timeout: Duration::from_millis(self.start_timeout.clamp(1, MAX_WAIT_MS)),
                 hang_timeout: Duration::from_millis(self.hang_timeout.clamp(1, MAX_WAIT_MS)),
                 max_plies: self.max_plies,
             },

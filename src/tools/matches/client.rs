@@ -26,6 +26,11 @@ const STDERR_TAIL: usize = 8;
 /// How long an engine gets to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 
+/// How long the stderr reader of an engine that has gone gets to read its last
+/// words. Its pipe closes when the process ends, so this is waited out only
+/// when the engine left children holding the pipe open.
+const STDERR_DRAIN: Duration = Duration::from_millis(500);
+
 /// One line from the engine, with the moment the reader thread read it (the
 /// referee's clock stops then, however late the game thread looks at it).
 #[derive(Clone, Debug)]
@@ -93,6 +98,10 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<Event>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Hangs up when the stderr reader has read everything and ended.
+    stderr_done: Receiver<()>,
+    /// The stderr reader, joined once it has ended.
+    stderr_reader: Option<thread::JoinHandle<()>>,
     /// Set once the output has closed: every later read fails at once.
     closed: bool,
     /// `id name` from the handshake.
@@ -173,9 +182,9 @@ impl EngineProcess {
             return Err(ClientError::Spawn(std::io::Error::other("no pipes")));
         };
         let (tx, lines) = channel();
-        // The reader threads are detached: they end when the pipes close, which
-        // killing the process guarantees (unless it left children holding them,
-        // and then joining could hang the runner).
+        // The reader threads end when the pipes close, which killing the process
+        // guarantees, unless it left children holding them: so they are never
+        // joined without a deadline, which could hang the runner.
         let spawned = thread::Builder::new()
             .name(format!("{}-stdout", spec.name))
             .spawn(move || {
@@ -184,9 +193,12 @@ impl EngineProcess {
             });
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
+        let (stderr_hangup, stderr_done) = channel::<()>();
         let spawned_err = thread::Builder::new()
             .name(format!("{}-stderr", spec.name))
             .spawn(move || {
+                // Dropped when the reader ends: its receiver then sees a hang-up.
+                let _hangup = stderr_hangup;
                 pump_lines(stderr, |line| {
                     let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
                     if tail.len() == STDERR_TAIL {
@@ -201,13 +213,18 @@ impl EngineProcess {
             stdin: Some(stdin),
             lines,
             stderr_tail,
+            stderr_done,
+            stderr_reader: None,
             closed: false,
             id_name: None,
             options: Vec::new(),
         };
-        if let Err(e) = spawned.and(spawned_err) {
-            process.shutdown();
-            return Err(ClientError::Spawn(e));
+        match spawned.and(spawned_err) {
+            Ok(reader) => process.stderr_reader = Some(reader),
+            Err(e) => {
+                process.shutdown();
+                return Err(ClientError::Spawn(e));
+            }
         }
         Ok(process)
     }
@@ -229,11 +246,29 @@ impl EngineProcess {
                 _ => break None,
             }
         };
-        // The stderr reader may still be draining the last words.
-        thread::sleep(Duration::from_millis(20));
+        self.drain_stderr();
         ClientError::Exited {
             status,
             stderr: self.stderr_tail(),
+        }
+    }
+
+    /// Waits, until [`STDERR_DRAIN`] at most, for the stderr reader to read the
+    /// last words of an engine that has gone, and joins it if it has ended.
+    fn drain_stderr(&mut self) {
+        if self.stderr_reader.is_none() {
+            return;
+        }
+        match self.stderr_done.recv_timeout(STDERR_DRAIN) {
+            // Nothing is ever sent: a hang-up is the reader's end.
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => {
+                if let Some(reader) = self.stderr_reader.take() {
+                    let _ = reader.join();
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                log::debug!("the stderr reader is still reading: a child holds the pipe?");
+            }
         }
     }
 

@@ -212,6 +212,24 @@ impl EngineSpec {
             limits,
         })
     }
+
+    /// How the engine is started, for messages: the program and its
+    /// arguments, and the working directory if one is given.
+    pub fn command_line(&self) -> String {
+        let mut words = vec![self.program.clone()];
+        words.extend(self.args.iter().map(|a| {
+            if a.contains(char::is_whitespace) {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        }));
+        let mut text = words.join(" ");
+        if let Some(dir) = &self.dir {
+            text.push_str(&format!(" (in {})", dir.display()));
+        }
+        text
+    }
 }
 
 /// Makes engine names unique by numbering repeats (`doushou`, `doushou-2`), so

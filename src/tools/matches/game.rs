@@ -20,8 +20,10 @@ pub struct Referee {
     pub rule_settings: Vec<(String, String)>,
     /// Grace after a clock or move time runs out before the move is forfeit (ms).
     pub margin_ms: u64,
-    /// The longest wait for an answer that no clock bounds: the handshake,
-    /// `isready`, and moves searched to a depth or node count.
+    /// The longest wait for `uciok` after `uci`.
+    pub start_timeout: Duration,
+    /// The longest wait for any other answer that no clock bounds: `isready`,
+    /// and moves searched to a depth or node count.
     pub hang_timeout: Duration,
     /// Plies after which the game is drawn (the opening's included).
     pub max_plies: Option<usize>,
@@ -227,14 +229,14 @@ struct Deadline {
 }
 
 /// Starts one engine: process, handshake, options, rules, new game.
-fn start_engine(seat: &Seat, referee: &Referee) -> Result<EngineProcess, ClientError> {
-    let mut engine = EngineProcess::spawn(seat.spec)?;
-    engine.handshake(referee.hang_timeout)?;
-    for (name, value) in &seat.spec.options {
+fn start_engine(spec: &EngineSpec, referee: &Referee) -> Result<EngineProcess, ClientError> {
+    let mut engine = EngineProcess::spawn(spec)?;
+    engine.handshake(referee.start_timeout)?;
+    for (name, value) in &spec.options {
         if !engine.has_option(name) {
             log::warn!(
                 "engine '{}' does not announce option '{name}'; sent anyway",
-                seat.spec.name
+                spec.name
             );
         }
         engine.set_option(name, value)?;
@@ -244,7 +246,7 @@ fn start_engine(seat: &Seat, referee: &Referee) -> Result<EngineProcess, ClientE
         if !engine.has_option(name) {
             log::warn!(
                 "engine '{}' does not announce rule option '{name}': it may not play these rules",
-                seat.spec.name
+                spec.name
             );
         }
         engine.set_option(name, value)?;
@@ -252,6 +254,12 @@ fn start_engine(seat: &Seat, referee: &Referee) -> Result<EngineProcess, ClientE
     engine.send("ucinewgame")?;
     engine.sync(referee.hang_timeout)?;
     Ok(engine)
+}
+
+/// Starts the engine of `spec` as a game would, then shuts it down: whether it
+/// can play at all.
+pub fn check_start(spec: &EngineSpec, referee: &Referee) -> Result<(), ClientError> {
+    start_engine(spec, referee).map(drop)
 }
 
 /// The `go` line for `side` to move: every clock that runs, then the mover's
@@ -305,8 +313,8 @@ pub fn play(round: usize, opening: &Opening, seats: [Seat; 2], referee: &Referee
     };
     record.moves = game.moves_played();
     record.opening_plies = record.moves.len();
-    let red = start_engine(&seats[0], referee);
-    let blue = start_engine(&seats[1], referee);
+    let red = start_engine(seats[0].spec, referee);
+    let blue = start_engine(seats[1].spec, referee);
     let failed = |side, e: ClientError| Termination::StartFailure {
         side,
         detail: e.to_string(),
@@ -565,6 +573,7 @@ mod tests {
             rules: Rules::default(),
             rule_settings: vec![],
             margin_ms: 100,
+            start_timeout: Duration::from_secs(5),
             hang_timeout: Duration::from_secs(5),
             max_plies: None,
         };

@@ -23,6 +23,7 @@ pub mod stats;
 
 pub use args::{MatchArgs, run};
 
+use client::ClientError;
 use config::{EngineSpec, SearchLimits};
 use game::{GameRecord, Referee, Seat, Termination};
 use openings::Opening;
@@ -67,13 +68,68 @@ pub enum MatchError {
         /// What went wrong.
         error: std::io::Error,
     },
+    /// Engines that could not be started, or did not complete the handshake,
+    /// before the first game: (name, command line, what went wrong).
+    EnginesDidNotStart(Vec<(String, String, ClientError)>),
 }
 
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MatchError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            MatchError::EnginesDidNotStart(failures) => {
+                let each = |(name, command, error): &(String, String, ClientError)| {
+                    let hint = match error {
+                        ClientError::Timeout { waiting_for, .. } if *waiting_for == "uciok" => {
+                            " (--start-timeout allows more)"
+                        }
+                        ClientError::Timeout { .. } => " (--hang-timeout allows more)",
+                        _ => "",
+                    };
+                    format!("engine '{name}' (command: {command}) did not start: {error}{hint}")
+                };
+                match &failures[..] {
+                    [one] => write!(f, "{}; no game was played", each(one)),
+                    all => {
+                        write!(f, "{} engines did not start; no game was played", all.len())?;
+                        all.iter().try_for_each(|x| write!(f, "\n  {}", each(x)))
+                    }
+                }
+            }
         }
+    }
+}
+
+/// Starts every engine once, all at once, as a game would: a mistyped command
+/// or an engine that does not speak the protocol stops the match before its
+/// first game, rather than losing every game and reporting that as a result.
+fn check_engines_start(config: &MatchConfig) -> Result<(), MatchError> {
+    let failures: Vec<_> = std::thread::scope(|scope| {
+        let checks: Vec<_> = config
+            .engines
+            .iter()
+            .map(|spec| scope.spawn(move || game::check_start(spec, &config.referee)))
+            .collect();
+        config
+            .engines
+            .iter()
+            .zip(checks)
+            .filter_map(|(spec, check)| {
+                let outcome = check.join().unwrap_or_else(|_| {
+                    Err(ClientError::Spawn(std::io::Error::other(
+                        "the start check panicked",
+                    )))
+                });
+                outcome
+                    .err()
+                    .map(|e| (spec.name.clone(), spec.command_line(), e))
+            })
+            .collect()
+    });
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(MatchError::EnginesDidNotStart(failures))
     }
 }
 
@@ -216,13 +272,19 @@ fn pgn_record(
     date: &str,
 ) -> pgn::Record {
     let rules = config.referee.rules;
+    // The seven tags every PGN reader expects first, in their order (White is
+    // Red, who moves first), then this game's own; `SetUp` tells readers that
+    // the game starts at the `FEN` tag's position.
     let tags = [
         ("Event", "doushou match".to_string()),
+        ("Site", "?".to_string()),
         ("Date", date.to_string()),
         ("Round", game.round.to_string()),
+        ("White", names[0].to_string()),
+        ("Black", names[1].to_string()),
+        ("Result", game.termination.score_text().to_string()),
         ("Red", names[0].to_string()),
         ("Blue", names[1].to_string()),
-        ("Result", game.termination.score_text().to_string()),
         ("Termination", game.termination.to_string()),
         (
             "Variant",
@@ -230,6 +292,7 @@ fn pgn_record(
         ),
         ("Rules", rules.to_string()),
         ("TimeControl", limits.to_string()),
+        ("SetUp", "1".to_string()),
         ("FEN", game.start_fen.clone()),
     ];
     pgn::Record {
@@ -243,6 +306,7 @@ fn pgn_record(
 /// summary (also written as JSON if asked).
 pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     let began = Instant::now();
+    check_engines_start(config)?;
     let io = |path: &PathBuf| {
         let path = path.clone();
         move |error| MatchError::Io { path, error }

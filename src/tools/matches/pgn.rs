@@ -1,18 +1,22 @@
-//! Game records in a PGN-like text that other tools read back: tags in a fixed
-//! order, then the moves numbered by full moves, wrapped near 80 columns, and
-//! the result.
+//! Game records in PGN that other tools read back: tags in a fixed order (the
+//! seven required ones first, White being Red, who moves first), then the
+//! moves numbered by full moves, wrapped near 80 columns, and the result.
 //!
 //! ```text
 //! [Event "doushou match"]
+//! [Site "?"]
 //! [Date "2025.01.31"]
 //! [Round "1"]
+//! [White "new"]
+//! [Black "old"]
+//! [Result "1-0"]
 //! [Red "new"]
 //! [Blue "old"]
-//! [Result "1-0"]
 //! [Termination "red wins: a piece entered the blue den"]
 //! [Variant "jungle"]
 //! [Rules "DogOverWolf=false ..."]
 //! [TimeControl "10+0.1"]
+//! [SetUp "1"]
 //! [FEN "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"]
 //!
 //! 1. g3g4 a7a6 2. g4g5 ... 1-0

@@ -1,15 +1,24 @@
-//! The real binary's `perft` tool: counts, the divide, positions with moves,
-//! rule switches and presets, and clean failures (exit code 2, a message on
-//! stderr, nothing on stdout, no panic) on bad input.
+//! The real binary's command-line tools that read no standard input: `perft`
+//! (counts, the divide, positions with moves, rule switches and presets),
+//! `bench` (its signature and rule switches) and `tune` (where it writes, how
+//! it validates), with clean failures (exit code 2, a message on stderr,
+//! nothing on stdout, no panic) on bad input.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_doushou");
 const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
 
 fn run(args: &[&str]) -> Output {
+    run_in(Path::new("."), args)
+}
+
+/// Runs `doushou <args>` in the directory `dir`.
+fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(BIN)
         .args(args)
+        .current_dir(dir)
         .env_remove("RUST_LOG")
         .env("RUST_BACKTRACE", "0")
         .output()
@@ -308,4 +317,128 @@ fn bad_arguments_fail_without_panic() {
     fails(&["perft", "x"]);
     fails(&["perft", "-1"]);
     fails(&["perft", "2", "--nonsense"]);
+}
+
+/// The node count of bench's last line, `<nodes> nodes <nps> nps`, after
+/// checking that there is one line per bench position before it.
+fn bench_nodes(out: &str) -> u64 {
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, per_position) = lines.split_last().expect("bench printed nothing");
+    assert_eq!(
+        per_position.len(),
+        doushou::bench::positions().count(),
+        "{out}"
+    );
+    let words: Vec<&str> = last.split_whitespace().collect();
+    match words[..] {
+        [nodes, "nodes", nps, "nps"] => {
+            nps.parse::<u64>()
+                .unwrap_or_else(|_| panic!("bad nps in {last:?}"));
+            nodes
+                .parse()
+                .unwrap_or_else(|_| panic!("bad count in {last:?}"))
+        }
+        _ => panic!("last line is {last:?}"),
+    }
+}
+
+#[test]
+fn bench_signs_the_default_rules_with_594862_nodes() {
+    assert_eq!(bench_nodes(&ok(&["bench"])), 594_862);
+}
+
+#[test]
+fn bench_takes_the_rule_switches() {
+    let default = bench_nodes(&ok(&["bench", "--depth", "5"]));
+    let xoudouqi = bench_nodes(&ok(&["bench", "--depth", "5", "--variant", "xoudouqi"]));
+    let switched = bench_nodes(&ok(&["bench", "--depth", "5", "--set", "DogOverWolf=true"]));
+    // The bench positions hold dogs and wolves, so both searches see other trees.
+    assert_ne!(xoudouqi, default);
+    assert_ne!(switched, default);
+    assert!(fails(&["bench", "--set", "Nope=1"]).contains("Nope"));
+    assert!(fails(&["bench", "--variant", "chess"]).contains("chess"));
+}
+
+/// A scratch directory of its own for each test, holding a data file for
+/// `tune` of `copies` times the bench positions (with made-up results).
+fn tune_dir(name: &str, copies: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("doushou-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut data = String::from("# made up for the tests\n");
+    let fens: Vec<&str> = doushou::bench::positions().collect();
+    for i in 0..copies * fens.len() {
+        let result = ["1", "0.5", "0"][i % 3];
+        data.push_str(&format!("{} ; {result}\n", fens[i % fens.len()]));
+    }
+    std::fs::write(dir.join("data.txt"), data).unwrap();
+    dir
+}
+
+/// A short fit in `dir` on its data that must succeed; answers its stderr.
+fn tune_ok(dir: &Path, more_args: &[&str]) -> String {
+    let mut args = vec!["tune", "--data", "data.txt", "--epochs", "2"];
+    args.extend_from_slice(more_args);
+    let o = run_in(dir, &args);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{args:?}: {err}");
+    err
+}
+
+#[test]
+fn tune_writes_a_new_file_here_by_default_and_warns_when_it_cannot_validate() {
+    let dir = tune_dir("default-out", 1);
+    let err = tune_ok(&dir, &[]);
+    let written = std::fs::read_to_string(dir.join("weights-tuned.rs"))
+        .unwrap_or_else(|e| panic!("no weights-tuned.rs: {e}\n{err}"));
+    assert!(
+        written.contains("pub const WEIGHTS: Weights = ["),
+        "{written}"
+    );
+    assert!(written.contains("none held out"), "{written}");
+    assert!(
+        !dir.join("src").exists(),
+        "the tracked weights' path was made"
+    );
+    // Too few positions to hold any out: said, not hidden.
+    assert!(err.contains("WARN"), "{err}");
+    assert!(
+        err.contains("the validation error is the training error"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_holds_out_a_tenth_in_blocks_when_the_set_is_large_enough() {
+    let dir = tune_dir("held-out", 30);
+    let err = tune_ok(&dir, &["--out", "w.rs"]);
+    // 1050 positions: ten blocks of 105, the tenth held out.
+    assert!(
+        err.contains("1050 positions (105 held out for validation, in blocks of 105)"),
+        "{err}"
+    );
+    assert!(!err.contains("WARN"), "{err}");
+    assert!(dir.join("w.rs").exists());
+    assert!(!dir.join("weights-tuned.rs").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tune_checks_where_it_writes_before_fitting() {
+    let dir = tune_dir("bad-out", 1);
+    let o = run_in(
+        &dir,
+        &["tune", "--data", "data.txt", "--out", "missing/weights.rs"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("cannot write missing/weights.rs: no directory missing"),
+        "{err}"
+    );
+    assert!(!err.contains("epoch"), "it fitted first: {err}");
+    let err = fails(&["tune", "--data", "data.txt", "--out", dir.to_str().unwrap()]);
+    assert!(err.contains("it is a directory"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
