@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod gui;
 pub mod perft;
 pub mod selfplay;
 pub mod show;
@@ -37,6 +38,8 @@ pub enum Command {
     Tune(tune::TuneArgs),
     /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
     Match(Box<crate::tools::matches::MatchArgs>),
+    /// Serve a browser GUI: play, watch engine games, analyse, load records.
+    Gui(gui::GuiArgs),
 }
 
 /// The rule switches as every tool takes them.
@@ -89,6 +92,7 @@ pub fn run(command: Command) -> i32 {
         Command::Selfplay(args) => selfplay::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Match(args) => crate::tools::matches::run(args),
+        Command::Gui(args) => gui::run(args),
     };
     match result {
         Ok(()) => 0,
