@@ -9,7 +9,6 @@ mod common;
 
 use common::TIMEOUT;
 use common::gui::{Browser, GuiServer, wait_for};
-use serde_json::Value;
 
 /// The engine's moves must come in a few seconds; this is only the give-up point.
 const ENGINE_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
@@ -66,7 +65,7 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
         let moves = browser
             .script("return [...document.querySelectorAll('#moves .mv')].map(m => m.textContent);");
         let moves: Vec<String> = serde_json::from_value(moves).ok()?;
-        (moves.len() >= 2).then(|| moves)
+        (moves.len() >= 2).then_some(moves)
     });
     assert_eq!(reply[0], "g3g4");
     let blue_move = &reply[1];
@@ -137,6 +136,6 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
     wait_for("the analysis to stop", TIMEOUT, || {
         let stopped =
             browser.script("return document.getElementById('analysis-toggle').textContent;");
-        (stopped == Value::from("Start") && state()["analysis"]["on"] == false).then_some(())
+        (stopped == "Start" && state()["analysis"]["on"] == false).then_some(())
     });
 }

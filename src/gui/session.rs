@@ -85,7 +85,7 @@ impl Inner {
     }
 
     fn game_at(&self, ply: usize) -> Game {
-        let mut game = Game::new(self.rules, self.start.clone());
+        let mut game = Game::new(self.rules, self.start);
         for &m in &self.moves[..ply] {
             game.make(m);
         }
@@ -418,11 +418,12 @@ impl Session {
                     }
                 }
             }
-            if let Some(limits) = &request.limits {
-                if limits.movetime == Some(0) || limits.depth == Some(0) || limits.nodes == Some(0)
-                {
-                    return Err(bad(422, "limits must be positive"));
-                }
+            if let Some(limits) = &request.limits
+                && (limits.movetime == Some(0)
+                    || limits.depth == Some(0)
+                    || limits.nodes == Some(0))
+            {
+                return Err(bad(422, "limits must be positive"));
             }
             if rules != inner.rules {
                 let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
