@@ -1,9 +1,6 @@
 //! The page of `doushou gui` in a real headless Chromium, driven through
 //! chromedriver: the board is drawn, a move is played by clicking, the engine
 //! answers, a FEN is loaded, a rule switch reaches the engine, analysis runs.
-//!
-//! `DOUSHOU_GUI_SCREENSHOT=docs/gui.png cargo test --test gui_browser` also
-//! saves a picture of the page with the analysis running (the README's).
 
 mod common;
 
@@ -129,9 +126,6 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
     let line =
         browser.script("return document.querySelector('#analysis-lines li.line').textContent;");
     assert!(line.as_str().is_some_and(|t| t.contains('d')), "{line}");
-    if let Ok(path) = std::env::var("DOUSHOU_GUI_SCREENSHOT") {
-        std::fs::write(&path, browser.screenshot()).expect("writing the screenshot");
-    }
     browser.click("#analysis-toggle");
     wait_for("the analysis to stop", TIMEOUT, || {
         let stopped =

@@ -298,12 +298,6 @@ impl Browser {
             Some(&json!({"script": script, "args": []})),
         )
     }
-
-    /// A PNG of the window.
-    pub fn screenshot(&self) -> Vec<u8> {
-        let data = self.command("GET", "/screenshot", None);
-        base64_decode(data.as_str().expect("base64 text"))
-    }
 }
 
 impl Drop for Browser {
@@ -315,30 +309,4 @@ impl Drop for Browser {
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
-}
-
-/// Standard base64 (with padding) to bytes.
-fn base64_decode(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("not base64: {c}"),
-    };
-    let digits: Vec<u8> = text
-        .bytes()
-        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
-        .map(value)
-        .collect();
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    for chunk in digits.chunks(4) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
-        out.extend(&n.to_be_bytes()[1..chunk.len()]);
-    }
-    out
 }

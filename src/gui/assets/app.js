@@ -92,7 +92,7 @@ function drawBoard() {
   const defs = el("defs", {}, svg);
   const marker = el("marker", {
     id: "arrowhead", viewBox: "0 0 10 10", refX: 3, refY: 5,
-    markerWidth: 3.2, markerHeight: 3.2, orient: "auto",
+    markerWidth: 2.6, markerHeight: 2.6, orient: "auto",
   }, defs);
   el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2e7d32" }, marker);
 
@@ -208,11 +208,11 @@ function drawArrow() {
   const a = centre(m.slice(0, 2));
   const b = centre(m.slice(2, 4));
   const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-  const head = 16;
+  const head = 12;
   el("line", {
     class: "arrow", "data-move": m, x1: a.x, y1: a.y,
     x2: b.x - (b.x - a.x) / len * head, y2: b.y - (b.y - a.y) / len * head,
-    stroke: "#2e7d32", "stroke-width": 10, "stroke-opacity": .75, "stroke-linecap": "round",
+    stroke: "#2e7d32", "stroke-width": 9, "stroke-opacity": .8, "stroke-linecap": "round",
     "marker-end": "url(#arrowhead)",
   }, layer);
 }
