@@ -6,6 +6,7 @@
 //! - [`protocol`]: the text protocol of `protocol.md`.
 //! - [`bench`]: the fixed search whose node count signs each change.
 //! - [`cli`]: the command line and its tools.
+//! - [`gui`]: the browser GUI that `doushou gui` serves.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
 //! - [`json`]: the little JSON writing the tools need.
 //! - [`rng`]: the seeded generator behind reproducible self-play and openings.
@@ -16,6 +17,7 @@
 pub mod bench;
 pub mod cli;
 pub mod engine;
+pub mod gui;
 pub mod json;
 pub mod options;
 pub mod protocol;

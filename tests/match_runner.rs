@@ -3,40 +3,16 @@
 //! Every record is replayed with the rules code: each move must be legal and
 //! each result must be the rules' outcome or the stated forfeit.
 
+mod common;
+
+use common::fake_engine;
 use doushou::rules::{Game, Rules, Side};
 use doushou::tools::matches::pgn;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 fn doushou() -> &'static str {
     env!("CARGO_BIN_EXE_doushou")
-}
-
-/// The fake engine, built by `cargo test` with the examples; built here when
-/// a filtered run (`cargo test --test match_runner`) did not.
-fn fake_engine() -> String {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let bin = Path::new(doushou());
-        let dir = bin.parent().expect("the binary sits in a directory");
-        let path = dir
-            .join("examples")
-            .join(format!("fake_engine{}", std::env::consts::EXE_SUFFIX));
-        if !path.exists() {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-            let mut build = Command::new(cargo);
-            build.args(["build", "--example", "fake_engine"]);
-            if dir.file_name().is_some_and(|n| n == "release") {
-                build.arg("--release");
-            }
-            let status = build.status().expect("cargo runs");
-            assert!(status.success(), "building the fake engine failed");
-        }
-        path
-    })
-    .to_string_lossy()
-    .into_owned()
 }
 
 /// A scratch directory of its own for each test.

@@ -2,6 +2,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod gui;
 pub mod perft;
 pub mod selfplay;
 pub mod show;
@@ -44,6 +45,8 @@ pub enum Command {
     Train(train::TrainArgs),
     /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
     Match(Box<crate::tools::matches::MatchArgs>),
+    /// Serve a browser GUI: play, watch engine games, analyse, load records.
+    Gui(gui::GuiArgs),
 }
 
 /// The rule switches as every tool takes them.
@@ -140,6 +143,7 @@ pub fn run(command: Command) -> i32 {
         Command::Tune(args) => tune::run(args),
         Command::Train(args) => train::run(args),
         Command::Match(args) => crate::tools::matches::run(args),
+        Command::Gui(args) => gui::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -166,9 +166,9 @@ fn read_stdin_position() -> Result<String, ShowError> {
         .ok_or(ShowError::NoInput)
 }
 
-/// What kind of ground a square is.
+/// What kind of ground a square is (the GUI draws the same board).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ground {
+pub(crate) enum Ground {
     Land,
     Water,
     /// A trap of this side (it weakens the other side's pieces).
@@ -177,7 +177,8 @@ enum Ground {
     Den(Side),
 }
 
-fn ground(sq: Square) -> Ground {
+/// The ground of a square.
+pub(crate) fn ground(sq: Square) -> Ground {
     let bit = sq.bit();
     if WATER & bit != 0 {
         Ground::Water
@@ -199,7 +200,7 @@ fn ground(sq: Square) -> Ground {
 }
 
 /// Every square, top rank first, left to right: the order both drawings use.
-fn squares_top_down() -> impl Iterator<Item = Square> {
+pub(crate) fn squares_top_down() -> impl Iterator<Item = Square> {
     (0..RANKS)
         .rev()
         .flat_map(|rank| (0..FILES).filter_map(move |file| Square::new(file, rank)))

@@ -12,13 +12,16 @@
 
 #![allow(dead_code)] // not every test binary uses every helper
 
+pub mod gui;
+
 use doushou::options::OptionKind;
 use doushou::rng::SplitMix64;
 use doushou::rules::{Game, Move, RULE_OPTION_NAMES, Rules};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -710,4 +713,31 @@ pub fn random_move(game: &Game, rng: &mut SplitMix64) -> Option<Move> {
     } else {
         moves[rng.below(moves.len())]
     })
+}
+
+/// The misbehaving engine of `examples/fake_engine.rs`, built by `cargo test`
+/// with the examples; built here when a filtered run (`cargo test --test x`)
+/// did not.
+pub fn fake_engine() -> String {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let bin = Path::new(BIN);
+        let dir = bin.parent().expect("the binary sits in a directory");
+        let path = dir
+            .join("examples")
+            .join(format!("fake_engine{}", std::env::consts::EXE_SUFFIX));
+        if !path.exists() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let mut build = Command::new(cargo);
+            build.args(["build", "--example", "fake_engine"]);
+            if dir.file_name().is_some_and(|n| n == "release") {
+                build.arg("--release");
+            }
+            let status = build.status().expect("cargo runs");
+            assert!(status.success(), "building the fake engine failed");
+        }
+        path
+    })
+    .to_string_lossy()
+    .into_owned()
 }

@@ -1,0 +1,68 @@
+//! `doushou gui`: the command line of the browser GUI (src/gui).
+
+use super::RulesArgs;
+use crate::gui::{self, GuiConfig};
+use crate::tools::matches::config::{EngineSpec, dedupe_names};
+use clap::Args;
+
+/// Arguments of `doushou gui`.
+#[derive(Args, Debug)]
+pub struct GuiArgs {
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on. The default takes requests from this machine
+    /// only; 0.0.0.0 takes them from anywhere (anyone who can reach it can
+    /// start engines on this machine).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// An engine: NAME=COMMAND (the command split on blanks, e.g.
+    /// `--engine old="/opt/doushou-1.0 --flag"`); repeat for more. The first
+    /// also analyses. Default: this binary itself.
+    #[arg(long = "engine", value_name = "NAME=CMD")]
+    pub engines: Vec<String>,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// The rules of new games (`--variant`, `--set`); the page can change them.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// The engines of `--engine NAME=CMD` words, or this binary when none is given.
+fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
+    let mut specs = Vec::new();
+    for word in &args.engines {
+        let (name, command) = word
+            .split_once('=')
+            .ok_or_else(|| format!("--engine {word}: expected NAME=CMD"))?;
+        let spec = EngineSpec::parse(&[], &[format!("name={name}"), format!("cmd={command}")])
+            .map_err(|e| e.to_string())?;
+        specs.push(spec);
+    }
+    if specs.is_empty() {
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+        specs.push(EngineSpec {
+            name: "doushou".into(),
+            program: exe.to_string_lossy().into_owned(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            limits: Default::default(),
+        });
+    }
+    dedupe_names(&mut specs);
+    Ok(specs)
+}
+
+/// Runs `doushou gui` until the process is ended.
+pub fn run(args: &GuiArgs) -> Result<(), String> {
+    let config = GuiConfig {
+        host: args.host.clone(),
+        port: args.port,
+        engines: engines(args)?,
+        rules: args.rules.rules()?,
+        open: args.open,
+    };
+    gui::serve(config)
+}

@@ -1,0 +1,821 @@
+//! One game on the page (a browser tab): the rules, the moves and which of
+//! them is shown, who plays each side, the engines that play and analyse, and
+//! the pages listening for changes. Every rule question (legal moves, FEN,
+//! game end) goes to the rules code; engines are only asked for moves and
+//! analysis.
+
+use super::api::{
+    AnalysisLine, AnalysisView, ApiError, Limits, OptionsRequest, PieceView, Players, RuleView,
+    ScoreView, SquareView, State, Thinking,
+};
+use super::engine::{EngineHandle, Event, Request};
+use crate::cli::analyse::input;
+use crate::cli::show::{Ground, ground, squares_top_down};
+use crate::engine::search::Score;
+use crate::options::OptionKind;
+use crate::protocol::reply::{InfoLine, ScoreBound};
+use crate::rules::{
+    DrawReason, Game, Move, Outcome, Position, RULE_OPTION_NAMES, Rules, Side, WinReason,
+};
+use crate::tools::matches::config::EngineSpec;
+use crate::tools::matches::pgn;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::{Duration, Instant};
+
+/// Who moves for one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    /// The person at the page.
+    Human,
+    /// The configured engine with this index.
+    Engine(usize),
+}
+
+/// Which engine thread an answer comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// The engine with this index, playing.
+    Player(usize),
+    /// The analysis engine.
+    Analysis,
+}
+
+/// How long an engine playing a move may overrun its move time before it
+/// counts as hung; searches to a depth or node count get [`HANG_UNTIMED`].
+const HANG_GRACE: Duration = Duration::from_secs(10);
+const HANG_UNTIMED: Duration = Duration::from_secs(120);
+
+/// The move time when no limit is set, ms.
+const DEFAULT_MOVETIME: u64 = 1000;
+
+struct Inner {
+    rules: Rules,
+    start: Position,
+    /// Every move of the game line, also those after the shown ply.
+    moves: Vec<Move>,
+    /// How many moves of the line are played on the board shown.
+    ply: usize,
+    players: [Player; 2],
+    limits: Limits,
+    analysis_on: bool,
+    multipv: u32,
+    /// The side to move in the position being analysed (scores are turned to Red's view).
+    analysed_side: Side,
+    lines: Vec<AnalysisLine>,
+    thinking: Option<Thinking>,
+    /// Bumped at every change: answers of older searches are dropped.
+    generation: u64,
+    /// Bumped at every change of the state sent to pages.
+    version: u64,
+    actors: HashMap<usize, EngineHandle>,
+    analyser: Option<EngineHandle>,
+    /// The options each engine has acknowledged, by engine label.
+    confirmed: BTreeMap<String, BTreeMap<String, String>>,
+    error: Option<String>,
+    /// Tags of a loaded game record.
+    tags: Vec<(String, String)>,
+}
+
+impl Inner {
+    /// The game up to the shown ply.
+    fn game(&self) -> Game {
+        self.game_at(self.ply)
+    }
+
+    fn game_at(&self, ply: usize) -> Game {
+        let mut game = Game::new(self.rules, self.start);
+        for &m in &self.moves[..ply] {
+            game.make(m);
+        }
+        game
+    }
+
+    fn side_player(&self, side: Side) -> Player {
+        self.players[side.index()]
+    }
+}
+
+/// A game and its engines; shared by the HTTP threads and the engine threads.
+pub struct Session {
+    /// The game id of the API.
+    pub id: String,
+    engines: Arc<Vec<EngineSpec>>,
+    me: Weak<Session>,
+    inner: Mutex<Inner>,
+    subscribers: Mutex<Vec<Sender<String>>>,
+    last_used: Mutex<Instant>,
+}
+
+/// Locks a mutex, also after a thread panicked while holding it (the data
+/// stays consistent: every change is made whole under the lock).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn bad(status: u16, message: impl Into<String>) -> ApiError {
+    ApiError {
+        status,
+        message: message.into(),
+    }
+}
+
+/// The protocol's `Name=Value` settings of every rule switch (the preset is
+/// implied by the switches, so it is not sent).
+fn rule_settings(rules: &Rules) -> Vec<(String, String)> {
+    RULE_OPTION_NAMES[1..]
+        .iter()
+        .map(|n| (n.to_string(), rules.get(n).unwrap_or_default()))
+        .collect()
+}
+
+/// A JSON value given for an option, as the protocol's text.
+fn option_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A score for the side to move, from Red's point of view.
+fn red_view(score: Score, side_to_move: Side) -> ScoreView {
+    let sign = if side_to_move == Side::Red { 1 } else { -1 };
+    match score {
+        Score::Cp(cp) => {
+            let cp = cp * sign;
+            ScoreView {
+                cp: Some(cp),
+                mate: None,
+                text: format!("{:+.2}", f64::from(cp) / 100.0),
+            }
+        }
+        Score::Mate(n) => {
+            // Mate 0 is a loss for the side to move.
+            let red_wins = (n > 0) == (sign > 0);
+            ScoreView {
+                cp: None,
+                mate: Some(if red_wins { n.abs() } else { -n.abs() }),
+                text: format!("{}#{}", if red_wins { "+" } else { "-" }, n.abs()),
+            }
+        }
+    }
+}
+
+fn line_of(info: &InfoLine, side_to_move: Side) -> Option<AnalysisLine> {
+    let score = info.score?;
+    let pv = info.pv.as_ref()?;
+    Some(AnalysisLine {
+        multipv: info.multipv.unwrap_or(1),
+        depth: info.depth.unwrap_or(0),
+        score: red_view(score, side_to_move),
+        bound: match info.bound {
+            ScoreBound::Exact => None,
+            ScoreBound::Lower if side_to_move == Side::Red => Some("lower"),
+            ScoreBound::Upper if side_to_move == Side::Blue => Some("lower"),
+            _ => Some("upper"),
+        },
+        nodes: info.nodes,
+        pv: pv.iter().map(ToString::to_string).collect(),
+    })
+}
+
+/// The reason of a game end as one word for scripts.
+fn reason_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win { reason, .. } => match reason {
+            WinReason::Den => "den",
+            WinReason::AllCaptured => "no_pieces",
+            WinReason::NoLegalMove => "no_move",
+        },
+        Outcome::Draw(DrawReason::Repetition) => "repetition",
+        Outcome::Draw(DrawReason::NoCaptureLimit) => "no_capture_limit",
+    }
+}
+
+impl Session {
+    /// A new game from the start position under `rules`: Red played at the
+    /// page, Blue by the first engine.
+    pub fn new(id: String, engines: Arc<Vec<EngineSpec>>, rules: Rules) -> Arc<Session> {
+        Arc::new_cyclic(|me| Session {
+            id,
+            engines,
+            me: me.clone(),
+            inner: Mutex::new(Inner {
+                rules,
+                start: Position::startpos(),
+                moves: Vec::new(),
+                ply: 0,
+                players: [Player::Human, Player::Engine(0)],
+                limits: Limits {
+                    movetime: Some(DEFAULT_MOVETIME),
+                    depth: None,
+                    nodes: None,
+                },
+                analysis_on: false,
+                multipv: 3,
+                analysed_side: Side::Red,
+                lines: Vec::new(),
+                thinking: None,
+                generation: 0,
+                version: 0,
+                actors: HashMap::new(),
+                analyser: None,
+                confirmed: BTreeMap::new(),
+                error: None,
+                tags: Vec::new(),
+            }),
+            subscribers: Mutex::new(Vec::new()),
+            last_used: Mutex::new(Instant::now()),
+        })
+    }
+
+    /// How long since a request or a listening page last used this game.
+    pub fn idle_for(&self) -> Duration {
+        if !lock(&self.subscribers).is_empty() {
+            return Duration::ZERO;
+        }
+        lock(&self.last_used).elapsed()
+    }
+
+    fn touch(&self) {
+        *lock(&self.last_used) = Instant::now();
+    }
+
+    /// The state as the API shows it.
+    pub fn state(&self) -> State {
+        self.touch();
+        self.state_of(&lock(&self.inner))
+    }
+
+    /// A stream of server-sent events for one page: the state now, then
+    /// every change.
+    pub fn subscribe(&self) -> Receiver<String> {
+        let (tx, rx) = channel();
+        let state = self.state();
+        let _ = tx.send(sse("state", &state));
+        lock(&self.subscribers).push(tx);
+        rx
+    }
+
+    fn publish(&self, event: String) {
+        lock(&self.subscribers).retain(|tx| tx.send(event.clone()).is_ok());
+    }
+
+    /// Runs a change of the game: on success the engines are told (searches
+    /// restarted as needed) and the pages get the new state, which is answered.
+    fn change(
+        &self,
+        f: impl FnOnce(&mut Inner) -> Result<(), ApiError>,
+    ) -> Result<State, ApiError> {
+        self.touch();
+        let state = {
+            let mut inner = lock(&self.inner);
+            f(&mut inner)?;
+            inner.error = None;
+            self.restart_engines(&mut inner);
+            self.state_of(&inner)
+        };
+        self.publish(sse("state", &state));
+        Ok(state)
+    }
+
+    /// Plays a move given in protocol notation on the shown position; moves
+    /// after the shown ply are replaced.
+    pub fn play(&self, text: &str) -> Result<State, ApiError> {
+        self.change(|inner| {
+            let mut game = inner.game();
+            if let Some(outcome) = game.outcome() {
+                return Err(bad(422, format!("the game is over: {outcome}")));
+            }
+            let side = game.position().side_to_move();
+            if inner.ply == inner.moves.len() && inner.side_player(side) != Player::Human {
+                return Err(bad(
+                    409,
+                    format!("it is the engine's turn ({side} to move)"),
+                ));
+            }
+            let m = game.play_text(text).map_err(|e| bad(422, e.to_string()))?;
+            let ply = inner.ply;
+            inner.moves.truncate(ply);
+            inner.moves.push(m);
+            inner.ply += 1;
+            Ok(())
+        })
+    }
+
+    /// Sets up a position: `startpos` or a FEN, optionally followed by `moves ...`.
+    pub fn set_position(&self, text: &str) -> Result<State, ApiError> {
+        let spec = input::parse_position_line(text).map_err(|e| bad(400, e.to_string()))?;
+        self.change(|inner| {
+            let game = spec
+                .game(inner.rules)
+                .map_err(|e| bad(400, e.to_string()))?;
+            inner.start = spec.fen.parse().map_err(|e| bad(400, format!("{e}")))?;
+            inner.moves = game.moves_played();
+            inner.ply = inner.moves.len();
+            inner.tags.clear();
+            Ok(())
+        })
+    }
+
+    /// Loads game `index` (from 0) of a record file written by `doushou
+    /// match`, under the rules its tags give; shows its first position, and
+    /// no engine plays on.
+    pub fn load_pgn(&self, text: &str, index: usize) -> Result<State, ApiError> {
+        let games = input::parse_games(text, Rules::default());
+        if games.is_empty() {
+            return Err(bad(400, "no game in the text"));
+        }
+        let count = games.len();
+        let spec = match games.into_iter().nth(index) {
+            Some(Ok(spec)) => spec,
+            Some(Err(e)) => return Err(bad(400, format!("line {}: {}", e.line, e.error))),
+            None => {
+                return Err(bad(
+                    400,
+                    format!("game {index} asked, the text has {count}"),
+                ));
+            }
+        };
+        let game = spec
+            .start
+            .game(spec.rules)
+            .map_err(|e| bad(400, e.to_string()))?;
+        let start: Position = spec
+            .start
+            .fen
+            .parse()
+            .map_err(|e| bad(400, format!("{e}")))?;
+        self.change(|inner| {
+            inner.rules = spec.rules;
+            inner.start = start;
+            inner.moves = game.moves_played();
+            inner.ply = 0;
+            inner.players = [Player::Human, Player::Human];
+            inner.tags = spec.tags;
+            Ok(())
+        })
+    }
+
+    /// Shows the position after `ply` moves of the game line (take back, forward).
+    pub fn navigate(&self, ply: usize) -> Result<State, ApiError> {
+        self.change(|inner| {
+            if ply > inner.moves.len() {
+                return Err(bad(
+                    422,
+                    format!("ply {ply} asked, the game has {}", inner.moves.len()),
+                ));
+            }
+            inner.ply = ply;
+            Ok(())
+        })
+    }
+
+    /// A new game from the start position, with the same players and rules.
+    pub fn new_game(&self) -> Result<State, ApiError> {
+        self.change(|inner| {
+            inner.start = Position::startpos();
+            inner.moves.clear();
+            inner.ply = 0;
+            inner.tags.clear();
+            Ok(())
+        })
+    }
+
+    /// Turns analysis of the shown position on or off.
+    pub fn set_analysis(&self, on: bool, multipv: Option<u32>) -> Result<State, ApiError> {
+        self.change(|inner| {
+            if let Some(k) = multipv {
+                if !(1..=32).contains(&k) {
+                    return Err(bad(422, format!("multipv {k}: expected 1 to 32")));
+                }
+                inner.multipv = k;
+            }
+            inner.analysis_on = on;
+            Ok(())
+        })
+    }
+
+    /// Changes rules, players and limits; rules are checked whole first, and
+    /// the game must stay legal under them.
+    pub fn set_options(&self, request: &OptionsRequest) -> Result<State, ApiError> {
+        self.change(|inner| {
+            let mut rules = inner.rules;
+            let mut settings: Vec<(&String, &serde_json::Value)> = request.rules.iter().collect();
+            // The preset replaces every switch: it goes first.
+            settings.sort_by_key(|(name, _)| !name.eq_ignore_ascii_case("UCI_Variant"));
+            for (name, value) in settings {
+                rules
+                    .set(name, &option_text(value))
+                    .map_err(|e| bad(422, e.to_string()))?;
+            }
+            let mut players = inner.players;
+            if let Some(p) = &request.players {
+                for (side, name) in [(Side::Red, &p.red), (Side::Blue, &p.blue)] {
+                    if let Some(name) = name {
+                        players[side.index()] = self.player_named(name)?;
+                    }
+                }
+            }
+            if let Some(limits) = &request.limits
+                && (limits.movetime == Some(0)
+                    || limits.depth == Some(0)
+                    || limits.nodes == Some(0))
+            {
+                return Err(bad(422, "limits must be positive"));
+            }
+            if rules != inner.rules {
+                let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
+                Game::from_fen_and_moves(rules, &inner.start.fen(), &moves).map_err(|e| {
+                    bad(409, format!("the game is not legal under these rules: {e}"))
+                })?;
+                inner.rules = rules;
+                let options = rule_settings(&rules);
+                for actor in inner.actors.values().chain(&inner.analyser) {
+                    actor.send(Request::Configure(options.clone()));
+                }
+            }
+            inner.players = players;
+            if let Some(limits) = &request.limits {
+                inner.limits = limits.clone();
+            }
+            Ok(())
+        })
+    }
+
+    fn player_named(&self, name: &str) -> Result<Player, ApiError> {
+        if name.eq_ignore_ascii_case("human") {
+            return Ok(Player::Human);
+        }
+        self.engines
+            .iter()
+            .position(|e| e.name == name)
+            .map(Player::Engine)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+                bad(
+                    422,
+                    format!("no engine '{name}' (human, {})", names.join(", ")),
+                )
+            })
+    }
+
+    fn player_name(&self, player: Player) -> String {
+        match player {
+            Player::Human => "human".to_string(),
+            Player::Engine(i) => self.engines[i].name.clone(),
+        }
+    }
+
+    /// The thread of an engine, started on first use.
+    fn actor<'a>(&self, inner: &'a mut Inner, role: Role) -> &'a EngineHandle {
+        let start = |index: usize| {
+            let me = self.me.clone();
+            EngineHandle::start(self.engines[index].clone(), move |event| {
+                if let Some(session) = me.upgrade() {
+                    session.on_engine_event(role, event);
+                }
+            })
+        };
+        match role {
+            Role::Player(i) => inner.actors.entry(i).or_insert_with(|| start(i)),
+            Role::Analysis => inner.analyser.get_or_insert_with(|| start(0)),
+        }
+    }
+
+    /// After any change: every search is stopped (its answer will be stale),
+    /// then the engine to move is asked for a move if the shown position is
+    /// the end of the game line, and the analysis restarted if it is on.
+    fn restart_engines(&self, inner: &mut Inner) {
+        inner.generation += 1;
+        inner.version += 1;
+        inner.thinking = None;
+        inner.lines.clear();
+        for actor in inner.actors.values().chain(&inner.analyser) {
+            actor.send(Request::Stop);
+        }
+        let game = inner.game();
+        if game.outcome().is_some() {
+            return;
+        }
+        let side = game.position().side_to_move();
+        let position = {
+            let moves: Vec<String> = inner.moves[..inner.ply]
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let mut line = format!("position fen {}", inner.start.fen());
+            if !moves.is_empty() {
+                line.push_str(" moves ");
+                line.push_str(&moves.join(" "));
+            }
+            line
+        };
+        let rules = rule_settings(&inner.rules);
+        let generation = inner.generation;
+        if let (true, Player::Engine(index)) =
+            (inner.ply == inner.moves.len(), inner.side_player(side))
+        {
+            let limits = inner.limits.clone();
+            let mut go = String::from("go");
+            let movetime = match (limits.movetime, limits.depth, limits.nodes) {
+                (None, None, None) => Some(DEFAULT_MOVETIME),
+                (mt, _, _) => mt,
+            };
+            if let Some(ms) = movetime {
+                go.push_str(&format!(" movetime {ms}"));
+            }
+            if let Some(d) = limits.depth {
+                go.push_str(&format!(" depth {d}"));
+            }
+            if let Some(n) = limits.nodes {
+                go.push_str(&format!(" nodes {n}"));
+            }
+            let hang_after =
+                movetime.map_or(HANG_UNTIMED, |ms| Duration::from_millis(ms) + HANG_GRACE);
+            inner.thinking = Some(Thinking {
+                side: side.to_string(),
+                engine: self.engines[index].name.clone(),
+                line: None,
+            });
+            self.actor(inner, Role::Player(index))
+                .send(Request::Search {
+                    generation,
+                    options: rules.clone(),
+                    position: position.clone(),
+                    go,
+                    hang_after: Some(hang_after),
+                });
+        }
+        if inner.analysis_on {
+            inner.analysed_side = side;
+            let mut options = rules;
+            options.push(("MultiPV".to_string(), inner.multipv.to_string()));
+            self.actor(inner, Role::Analysis).send(Request::Search {
+                generation,
+                options,
+                position,
+                go: "go infinite".to_string(),
+                hang_after: None,
+            });
+        }
+    }
+
+    /// What an engine thread reports.
+    fn on_engine_event(&self, role: Role, event: Event) {
+        let mut inner = lock(&self.inner);
+        let label = match role {
+            Role::Player(i) => self.engines[i].name.clone(),
+            Role::Analysis => format!("{} (analysis)", self.engines[0].name),
+        };
+        match event {
+            Event::Info(generation, info) if generation == inner.generation => {
+                let side = match role {
+                    Role::Analysis => inner.analysed_side,
+                    Role::Player(_) => inner.game().position().side_to_move(),
+                };
+                let Some(line) = line_of(&info, side) else {
+                    return;
+                };
+                match role {
+                    Role::Analysis => {
+                        let k = line.multipv.max(1) as usize;
+                        if k > inner.multipv as usize {
+                            return;
+                        }
+                        if inner.lines.len() < k {
+                            inner.lines.resize(k, AnalysisLine::default());
+                        }
+                        inner.lines[k - 1] = line;
+                    }
+                    Role::Player(_) => match inner.thinking.as_mut() {
+                        Some(t) if line.multipv <= 1 => t.line = Some(line),
+                        _ => return,
+                    },
+                }
+                let update = sse("analysis", &self.analysis_update(&inner));
+                drop(inner);
+                self.publish(update);
+            }
+            Event::BestMove(generation, m)
+                if generation == inner.generation && matches!(role, Role::Player(_)) =>
+            {
+                let mut game = inner.game();
+                inner.thinking = None;
+                if !m.is_null() && game.is_legal(m) {
+                    game.make(m);
+                    let ply = inner.ply;
+                    inner.moves.truncate(ply);
+                    inner.moves.push(m);
+                    inner.ply += 1;
+                    inner.error = None;
+                    self.restart_engines(&mut inner);
+                } else {
+                    inner.version += 1;
+                    inner.error = Some(format!(
+                        "engine {label} answered {m}, not a legal move here; set that side to human or start a new game"
+                    ));
+                }
+                let state = sse("state", &self.state_of(&inner));
+                drop(inner);
+                self.publish(state);
+            }
+            Event::Configured(options) => {
+                inner.confirmed.insert(label, options.into_iter().collect());
+                inner.version += 1;
+                let state = sse("state", &self.state_of(&inner));
+                drop(inner);
+                self.publish(state);
+            }
+            Event::Failed(message) => {
+                match role {
+                    Role::Player(_) => inner.thinking = None,
+                    Role::Analysis => {
+                        inner.analysis_on = false;
+                        inner.lines.clear();
+                    }
+                }
+                inner.confirmed.remove(&label);
+                inner.error = Some(message);
+                inner.version += 1;
+                let state = sse("state", &self.state_of(&inner));
+                drop(inner);
+                self.publish(state);
+            }
+            // Answers to searches that a change made stale.
+            Event::Info(..) | Event::BestMove(..) => {}
+        }
+    }
+
+    fn analysis_update(&self, inner: &Inner) -> AnalysisUpdate {
+        AnalysisUpdate {
+            generation: inner.generation,
+            analysis: self.analysis_view(inner),
+            thinking: inner.thinking.clone(),
+        }
+    }
+
+    fn analysis_view(&self, inner: &Inner) -> AnalysisView {
+        AnalysisView {
+            on: inner.analysis_on,
+            multipv: inner.multipv,
+            engine: self.engines[0].name.clone(),
+            lines: inner
+                .lines
+                .iter()
+                .filter(|l| !l.pv.is_empty())
+                .cloned()
+                .collect(),
+        }
+    }
+
+    fn state_of(&self, inner: &Inner) -> State {
+        let game = inner.game();
+        let pos = game.position();
+        let outcome = game.outcome();
+        let side = pos.side_to_move();
+        let can_move = outcome.is_none()
+            && (inner.ply < inner.moves.len() || inner.side_player(side) == Player::Human);
+        let mut legal: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if can_move {
+            for m in game.legal_moves().iter() {
+                legal
+                    .entry(m.from().to_string())
+                    .or_default()
+                    .push(m.to().to_string());
+            }
+        }
+        let board = squares_top_down()
+            .map(|sq| {
+                let (kind, owner) = match ground(sq) {
+                    Ground::Land => ("land", None),
+                    Ground::Water => ("water", None),
+                    Ground::Trap(s) => ("trap", Some(s.to_string())),
+                    Ground::Den(s) => ("den", Some(s.to_string())),
+                };
+                SquareView {
+                    square: sq.to_string(),
+                    ground: kind,
+                    owner,
+                }
+            })
+            .collect();
+        let pieces = squares_top_down()
+            .filter_map(|sq| {
+                let p = pos.piece_at(sq)?;
+                Some(PieceView {
+                    square: sq.to_string(),
+                    piece: p.letter().to_string(),
+                    side: p.side.to_string(),
+                    animal: p.animal.name(),
+                    rank: inner.rules.rank(p.animal),
+                })
+            })
+            .collect();
+        let rules = RULE_OPTION_NAMES
+            .iter()
+            .map(|&name| {
+                let kind = Rules::option_kind(name).expect("listed");
+                let (kind_name, default, choices, min, max) = match kind {
+                    OptionKind::Check { default } => {
+                        ("check", default.to_string(), vec![], None, None)
+                    }
+                    OptionKind::Spin { default, min, max } => {
+                        ("spin", default.to_string(), vec![], Some(min), Some(max))
+                    }
+                    OptionKind::Combo { default, choices } => {
+                        ("combo", default.to_string(), choices.to_vec(), None, None)
+                    }
+                    OptionKind::Button => ("button", String::new(), vec![], None, None),
+                    OptionKind::String { default } => {
+                        ("string", default.to_string(), vec![], None, None)
+                    }
+                };
+                RuleView {
+                    name,
+                    value: inner.rules.get(name).unwrap_or_default(),
+                    kind: kind_name,
+                    default,
+                    choices,
+                    min,
+                    max,
+                }
+            })
+            .collect();
+        let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
+        let line_outcome = inner.game_at(inner.moves.len()).outcome();
+        let mut tags = inner.tags.clone();
+        if tags.is_empty() {
+            tags = vec![
+                ("Event".to_string(), "doushou gui".to_string()),
+                ("Red".to_string(), self.player_name(inner.players[0])),
+                ("Blue".to_string(), self.player_name(inner.players[1])),
+            ];
+        }
+        let result = line_outcome.map_or("*", Outcome::score_text).to_string();
+        tags.retain(|(n, _)| !matches!(n.as_str(), "Result" | "FEN" | "Rules" | "Variant"));
+        tags.push(("Result".to_string(), result.clone()));
+        tags.push((
+            "Variant".to_string(),
+            inner.rules.preset_name().unwrap_or("custom").to_string(),
+        ));
+        tags.push(("Rules".to_string(), inner.rules.to_string()));
+        tags.push(("FEN".to_string(), inner.start.fen()));
+        let record = pgn::Record {
+            tags,
+            moves: moves.clone(),
+            result,
+        };
+        State {
+            id: self.id.clone(),
+            version: inner.version,
+            generation: inner.generation,
+            fen: pos.fen(),
+            start_fen: inner.start.fen(),
+            moves,
+            ply: inner.ply,
+            side_to_move: side.to_string(),
+            board,
+            pieces,
+            legal,
+            last_move: inner.ply.checked_sub(1).map(|i| inner.moves[i].to_string()),
+            outcome: outcome.map(|o| super::api::OutcomeView {
+                result: o.score_text(),
+                reason: reason_word(o),
+                winner: match o {
+                    Outcome::Win { winner, .. } => Some(winner.to_string()),
+                    Outcome::Draw(_) => None,
+                },
+                text: o.to_string(),
+            }),
+            variant: inner.rules.preset_name().unwrap_or("custom").to_string(),
+            rules,
+            players: Players {
+                red: Some(self.player_name(inner.players[0])),
+                blue: Some(self.player_name(inner.players[1])),
+            },
+            engines: self.engines.iter().map(|e| e.name.clone()).collect(),
+            limits: inner.limits.clone(),
+            thinking: inner.thinking.clone(),
+            analysis: self.analysis_view(inner),
+            engine_options: inner.confirmed.clone(),
+            error: inner.error.clone(),
+            pgn: record.to_string(),
+        }
+    }
+}
+
+/// The `analysis` event: the analysis and the playing engine's thoughts.
+#[derive(serde::Serialize)]
+struct AnalysisUpdate {
+    generation: u64,
+    analysis: AnalysisView,
+    thinking: Option<Thinking>,
+}
+
+/// One server-sent event: its name and its data as one line of JSON.
+fn sse(event: &str, data: &impl serde::Serialize) -> String {
+    let json = serde_json::to_string(data).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    format!("event: {event}\ndata: {json}\n\n")
+}

@@ -1,0 +1,312 @@
+//! Helpers of the GUI tests (`tests/gui_*.rs`): a `doushou gui` server on a
+//! free port, plain HTTP to its API, and a headless Chromium driven through
+//! chromedriver's W3C WebDriver API (JSON over HTTP). Every wait polls with a
+//! generous deadline; processes are killed when their helper is dropped.
+
+use super::{BIN, TIMEOUT};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `doushou gui`.
+pub struct GuiServer {
+    child: Child,
+    /// `http://127.0.0.1:PORT/`.
+    pub url: String,
+    /// `127.0.0.1:PORT`, the Host the server accepts.
+    pub authority: String,
+}
+
+impl GuiServer {
+    /// Starts `doushou gui --port 0 <args>` and reads its address from the
+    /// first line of its output.
+    pub fn start(args: &[&str]) -> GuiServer {
+        let mut child = Command::new(BIN)
+            .args(["gui", "--port", "0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .env_remove("RUST_LOG")
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {BIN} gui: {e}"));
+        let mut first = String::new();
+        let stdout = child.stdout.take().expect("piped stdout");
+        BufReader::new(stdout)
+            .read_line(&mut first)
+            .expect("the server prints its address");
+        let url = first
+            .trim()
+            .strip_prefix("doushou gui: ")
+            .unwrap_or_else(|| panic!("first line {first:?} is not 'doushou gui: URL'"))
+            .to_string();
+        let authority = url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string();
+        GuiServer {
+            child,
+            url,
+            authority,
+        }
+    }
+
+    /// An HTTP request to the server: the status and the body as JSON
+    /// (`Value::Null` when the body is not JSON). `host` replaces the Host header.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        host: Option<&str>,
+    ) -> (u16, Value) {
+        let url = format!("{}{}", self.url, path.trim_start_matches('/'));
+        let mut request = ureq::request(method, &url).timeout(TIMEOUT);
+        if let Some(h) = host {
+            request = request.set("Host", h);
+        }
+        let result = match body {
+            Some(b) => request
+                .set("Content-Type", "application/json")
+                .send_string(b),
+            None => request.call(),
+        };
+        let response = match result {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{method} {path}: {e}"),
+        };
+        let status = response.status();
+        let text = response.into_string().expect("a readable body");
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// `GET` a path; answers the JSON, which must come with status 200.
+    pub fn get(&self, path: &str) -> Value {
+        let (status, body) = self.request("GET", path, None, None);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        body
+    }
+
+    /// `POST` JSON to a path; answers the status and the JSON answer.
+    pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        self.request("POST", path, Some(&body.to_string()), None)
+    }
+
+    /// A new game; answers its id.
+    pub fn new_game(&self) -> String {
+        let (status, state) = self.post("/api/game", &json!({}));
+        assert_eq!(status, 201, "{state}");
+        state["id"].as_str().expect("an id").to_string()
+    }
+}
+
+impl Drop for GuiServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `probe` until it answers something or `timeout` passes (then panics
+/// with `what`).
+pub fn wait_for<T>(what: &str, timeout: Duration, mut probe: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = probe() {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The first program of this name on the `PATH`.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// A headless Chromium under chromedriver, with one WebDriver session.
+pub struct Browser {
+    driver: Child,
+    base: String,
+    session: String,
+    profile: PathBuf,
+}
+
+/// The element reference key of the W3C WebDriver protocol.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl Browser {
+    /// Starts chromedriver and a headless Chromium. Without them: under
+    /// `CI=true` the test fails; otherwise one line says how to install them
+    /// and `None` is answered (the test returns).
+    pub fn start() -> Option<Browser> {
+        let (Some(chromium), Some(chromedriver)) = (
+            on_path("chromium").or_else(|| on_path("chromium-browser")),
+            on_path("chromedriver"),
+        ) else {
+            let advice =
+                "chromium or chromedriver missing: apt-get install chromium chromium-driver";
+            assert!(std::env::var("CI").as_deref() != Ok("true"), "{advice}");
+            println!("skipping the browser test: {advice}");
+            return None;
+        };
+        let mut driver = Command::new(&chromedriver)
+            .arg("--port=0")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromedriver.display()));
+        let mut out = BufReader::new(driver.stdout.take().expect("piped stdout"));
+        let mut port = None;
+        let mut line = String::new();
+        while port.is_none() {
+            line.clear();
+            if out.read_line(&mut line).unwrap_or(0) == 0 {
+                let _ = driver.kill();
+                panic!("chromedriver ended without saying its port");
+            }
+            // "ChromeDriver was started successfully on port 41393."
+            port = line
+                .split("successfully on port ")
+                .nth(1)
+                .and_then(|rest| rest.trim().trim_end_matches('.').parse::<u16>().ok());
+        }
+        // Keep draining its output so that it never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut out, &mut std::io::sink());
+        });
+        let base = format!("http://127.0.0.1:{}", port.expect("read above"));
+        let profile = std::env::temp_dir().join(format!(
+            "doushou-gui-chromium-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_dir_all(&profile);
+        let mut browser = Browser {
+            driver,
+            base,
+            session: String::new(),
+            profile,
+        };
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,1000",
+            &format!("--user-data-dir={}", browser.profile.display()),
+        ];
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": chromium.to_string_lossy(), "args": args},
+        }}});
+        let deadline = Instant::now() + TIMEOUT;
+        let answer = loop {
+            match browser.call("POST", "/session", Some(&capabilities)) {
+                Ok(answer) => break answer,
+                Err(e) if Instant::now() > deadline => panic!("no browser session: {e}"),
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        };
+        browser.session = answer["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session in {answer}"))
+            .to_string();
+        Some(browser)
+    }
+
+    /// One WebDriver command: its `value`, or the error it answered.
+    fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+        let request = ureq::request(method, &format!("{}{path}", self.base)).timeout(TIMEOUT);
+        let result = match body {
+            Some(b) => request.send_json(b),
+            None => request.call(),
+        };
+        let response = match result {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => return Err(format!("{method} {path}: {e}")),
+        };
+        let status = response.status();
+        let value: Value = response
+            .into_json()
+            .map_err(|e| format!("{method} {path}: {e}"))?;
+        if status == 200 {
+            Ok(value["value"].clone())
+        } else {
+            Err(format!("{method} {path}: {status} {}", value["value"]))
+        }
+    }
+
+    /// A command of this session that must succeed.
+    fn command(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        self.call(method, &path, body)
+            .unwrap_or_else(|e| panic!("WebDriver: {e}"))
+    }
+
+    /// Opens a page.
+    pub fn goto(&self, url: &str) {
+        self.command("POST", "/url", Some(&json!({ "url": url })));
+    }
+
+    /// The elements matching a CSS selector, as WebDriver references.
+    pub fn find_all(&self, css: &str) -> Vec<String> {
+        let found = self.command(
+            "POST",
+            "/elements",
+            Some(&json!({"using": "css selector", "value": css})),
+        );
+        found
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|e| e[ELEMENT].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Clicks the one element matching `css`, waiting for it to be there.
+    /// The page redraws as it goes, so the element is found just before.
+    pub fn click(&self, css: &str) {
+        wait_for(&format!("a click on {css}"), TIMEOUT, || {
+            let element = self.find_all(css).into_iter().next()?;
+            let path = format!("/session/{}/element/{element}/click", self.session);
+            self.call("POST", &path, Some(&json!({}))).ok()
+        });
+    }
+
+    /// Runs a script in the page; answers what it returns.
+    pub fn script(&self, script: &str) -> Value {
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(&json!({"script": script, "args": []})),
+        )
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = self.call("DELETE", &format!("/session/{}", self.session), None);
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
