@@ -54,6 +54,8 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// Search feature switches.
     pub features: Features,
+    /// Centipawns a draw costs the root side (see [`search::Shared::contempt`]).
+    pub contempt: i32,
 }
 
 impl Default for EngineOptions {
@@ -66,12 +68,17 @@ impl Default for EngineOptions {
             ponder: false,
             show_wdl: false,
             features: Features::default(),
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }
 
+/// The draw score's default offset: a draw is worth this much less than
+/// equality to the side that searches (set by match, docs/strength.md).
+pub const DEFAULT_CONTEMPT: i32 = 30;
+
 /// The engine options in the order `uci` lists them, before the rule options.
-const ENGINE_OPTIONS: [&str; 13] = [
+const ENGINE_OPTIONS: [&str; 14] = [
     "Threads",
     "Hash",
     "Clear Hash",
@@ -79,6 +86,7 @@ const ENGINE_OPTIONS: [&str; 13] = [
     "Move Overhead",
     "Ponder",
     "UCI_ShowWDL",
+    "Contempt",
     "Search_TT",
     "Search_NullMove",
     "Search_LMR",
@@ -117,6 +125,11 @@ fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
         },
         "Ponder" => check(d.ponder),
         "UCI_ShowWDL" => check(d.show_wdl),
+        "Contempt" => OptionKind::Spin {
+            default: d.contempt as i64,
+            min: -1000,
+            max: 1000,
+        },
         "Search_TT" => check(d.features.tt_cutoffs),
         "Search_NullMove" => check(d.features.null_move),
         "Search_LMR" => check(d.features.lmr),
@@ -234,6 +247,7 @@ impl Engine {
             "Move Overhead" => o.move_overhead_ms = kind.parse_int(name, value)? as u64,
             "Ponder" => o.ponder = kind.parse_bool(name, value)?,
             "UCI_ShowWDL" => o.show_wdl = kind.parse_bool(name, value)?,
+            "Contempt" => o.contempt = kind.parse_int(name, value)? as i32,
             "Search_TT" => o.features.tt_cutoffs = kind.parse_bool(name, value)?,
             "Search_NullMove" => o.features.null_move = kind.parse_bool(name, value)?,
             "Search_LMR" => o.features.lmr = kind.parse_bool(name, value)?,
@@ -483,6 +497,7 @@ fn run_search(
         nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
         weights: &eval::WEIGHTS,
         features: options.features,
+        contempt: options.contempt,
     };
     let mut result = std::thread::scope(|scope| {
         for id in 1..threads {

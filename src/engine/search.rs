@@ -12,7 +12,7 @@
 use super::eval::{Weights, evaluate};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
-use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules};
+use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules, Side};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A win in `n` plies from the root scores `MATE - n`.
@@ -180,6 +180,9 @@ pub struct Shared<'a> {
     pub weights: &'a Weights,
     /// Feature switches.
     pub features: Features,
+    /// How much the root side dislikes a draw, centipawns: a draw scores
+    /// `-contempt` for the root side (and `+contempt` for its opponent).
+    pub contempt: i32,
 }
 
 /// A node counter alone on its cache line, so threads do not slow each other.
@@ -228,6 +231,8 @@ pub struct Worker<'a> {
     shared: &'a Shared<'a>,
     game: Game,
     rules: Rules,
+    /// The side to move at the root: draws are scored from its view.
+    root_side: Side,
     id: usize,
     nodes: u64,
     seldepth: usize,
@@ -268,6 +273,7 @@ impl<'a> Worker<'a> {
             .collect();
         Worker {
             shared,
+            root_side: game.position().side_to_move(),
             game,
             rules,
             id,
@@ -529,16 +535,49 @@ impl<'a> Worker<'a> {
         }
         if self.rules.repetition != Repetition::Forbid && self.game.occurrences() >= 2 {
             // A cycle gains nothing; under `draw` it is the start of a draw.
-            return Some(0);
+            return Some(self.draw_score());
         }
         if self.game.draw_reason().is_some() {
-            return Some(0);
+            return Some(self.draw_score());
         }
         let enemy_den = DEN[pos.side_to_move().opponent().index()];
         if moves.iter().any(|m| m.to().bit() & enemy_den != 0) {
             return Some(MATE - ply as i32 - 1);
         }
         None
+    }
+
+    /// A draw from the view of the side to move: worth `-contempt` to the root
+    /// side, so that with a positive contempt the engine plays on rather than
+    /// settle for a draw (and its opponent is assumed to welcome one).
+    #[inline]
+    fn draw_score(&self) -> i32 {
+        if self.game.position().side_to_move() == self.root_side {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
+    }
+
+    /// The static evaluation, shrunk towards the draw score as the no-capture
+    /// count grows: a side that is better but shuffles sees its advantage fade,
+    /// so it prefers the capture (or den attack) that resets the count. At the
+    /// limit the evaluation keeps half its weight.
+    #[inline]
+    fn static_eval(&self, pos: &Position) -> i32 {
+        let raw = evaluate(pos, &self.rules, self.shared.weights);
+        self.fade_with_no_capture_count(raw, pos)
+    }
+
+    #[inline]
+    fn fade_with_no_capture_count(&self, eval: i32, pos: &Position) -> i32 {
+        let limit = self.rules.no_capture_limit as i32;
+        if limit == 0 {
+            return eval;
+        }
+        let n = (pos.plies_since_capture() as i32).min(limit);
+        let draw = self.draw_score();
+        draw + (eval - draw) * (2 * limit - n) / (2 * limit)
     }
 
     fn negamax(
@@ -597,10 +636,13 @@ impl<'a> Worker<'a> {
                 return score;
             }
         }
-        let static_eval = match entry {
+        // The table keeps the raw evaluation: the fade depends on the
+        // no-capture count, which the key does not hold.
+        let raw_eval = match entry {
             Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
             _ => evaluate(&pos, &self.rules, self.shared.weights),
         };
+        let static_eval = self.fade_with_no_capture_count(raw_eval, &pos);
 
         if !pv_node && !threatened && beta.abs() < MATE_BOUND {
             if features.futility && depth <= 4 && static_eval - 110 * depth >= beta {
@@ -717,7 +759,7 @@ impl<'a> Worker<'a> {
             key,
             best_move,
             score_to_tt(best_score, ply),
-            static_eval,
+            raw_eval,
             depth,
             bound,
         );
@@ -780,7 +822,7 @@ impl<'a> Worker<'a> {
             // unless the move itself draws by the no-capture limit.
             let limit = self.rules.no_capture_limit;
             best = if limit > 0 && pos.plies_since_capture() + 1 >= limit {
-                0
+                self.draw_score()
             } else {
                 -MATE + ply as i32 + 2
             };
@@ -789,7 +831,7 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(best);
         } else {
-            best = evaluate(&pos, &self.rules, self.shared.weights);
+            best = self.static_eval(&pos);
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;
             }
