@@ -78,7 +78,7 @@ impl Default for EngineOptions {
 pub const DEFAULT_CONTEMPT: i32 = 30;
 
 /// The engine options in the order `uci` lists them, before the rule options.
-const ENGINE_OPTIONS: [&str; 14] = [
+const ENGINE_OPTIONS: [&str; 16] = [
     "Threads",
     "Hash",
     "Clear Hash",
@@ -93,6 +93,8 @@ const ENGINE_OPTIONS: [&str; 14] = [
     "Search_Futility",
     "Search_Aspiration",
     "Search_DenExtension",
+    "Search_IIR",
+    "Search_HistoryLMR",
 ];
 
 fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
@@ -136,6 +138,8 @@ fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
         "Search_Futility" => check(d.features.futility),
         "Search_Aspiration" => check(d.features.aspiration),
         "Search_DenExtension" => check(d.features.den_extension),
+        "Search_IIR" => check(d.features.iir),
+        "Search_HistoryLMR" => check(d.features.history_lmr),
         _ => unreachable!("every listed engine option has a kind"),
     };
     Some((name, kind))
@@ -254,6 +258,8 @@ impl Engine {
             "Search_Futility" => o.features.futility = kind.parse_bool(name, value)?,
             "Search_Aspiration" => o.features.aspiration = kind.parse_bool(name, value)?,
             "Search_DenExtension" => o.features.den_extension = kind.parse_bool(name, value)?,
+            "Search_IIR" => o.features.iir = kind.parse_bool(name, value)?,
+            "Search_HistoryLMR" => o.features.history_lmr = kind.parse_bool(name, value)?,
             _ => unreachable!("every listed engine option is handled"),
         }
         self.end_search();

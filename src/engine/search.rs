@@ -41,6 +41,10 @@ pub struct Features {
     /// One more ply where the enemy stands next to our den (the check extension
     /// of this game: the replies are few and forced).
     pub den_extension: bool,
+    /// Internal iterative reduction: a ply less where the table has no move.
+    pub iir: bool,
+    /// Late-move reductions shrink for quiet moves with a good history.
+    pub history_lmr: bool,
 }
 
 impl Default for Features {
@@ -54,6 +58,8 @@ impl Default for Features {
             futility: true,
             aspiration: false,
             den_extension: false,
+            iir: true,
+            history_lmr: true,
         }
     }
 }
@@ -67,6 +73,8 @@ impl Features {
         futility: false,
         aspiration: false,
         den_extension: false,
+        iir: false,
+        history_lmr: false,
     };
 }
 
@@ -282,6 +290,7 @@ impl<'a> Worker<'a> {
             can_stop: id != 0,
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             history: Box::new([[0; 63]; 16]),
+
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
             root_moves,
@@ -643,6 +652,13 @@ impl<'a> Worker<'a> {
             _ => evaluate(&pos, &self.rules, self.shared.weights),
         };
         let static_eval = self.fade_with_no_capture_count(raw_eval, &pos);
+        // No table move to try first: this node's ordering is a guess, so
+        // spend a ply less on it (internal iterative reduction).
+        let depth = if tt_move.is_null() && depth >= 5 && self.shared.features.iir {
+            depth - 1
+        } else {
+            depth
+        };
 
         if !pv_node && !threatened && beta.abs() < MATE_BOUND {
             if features.futility && depth <= 4 && static_eval - 110 * depth >= beta {
@@ -700,6 +716,10 @@ impl<'a> Worker<'a> {
                     }
                     if self.killers[ply].contains(&mv) {
                         reduction -= 1;
+                    }
+                    if self.shared.features.history_lmr {
+                        let piece = pos.piece_at(mv.from()).expect("a move has a mover");
+                        reduction -= self.history[piece.index()][mv.to().index()] / 6000;
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
