@@ -94,6 +94,8 @@ pub struct EngineOptions {
     pub eval: EvalKind,
     /// The network `EvalKind::Nnue` uses, shared with the search threads.
     pub net: Arc<Network>,
+    /// Centipawns a draw costs the root side (see [`search::Shared::contempt`]).
+    pub contempt: i32,
 }
 
 impl Default for EngineOptions {
@@ -108,12 +110,17 @@ impl Default for EngineOptions {
             features: Features::default(),
             eval: EvalKind::DEFAULT,
             net: nnue::embedded(),
+            contempt: DEFAULT_CONTEMPT,
         }
     }
 }
 
+/// The draw score's default offset: a draw is worth this much less than
+/// equality to the side that searches (set by match, docs/strength.md).
+pub const DEFAULT_CONTEMPT: i32 = 30;
+
 /// The engine options in the order `uci` lists them, before the rule options.
-const ENGINE_OPTIONS: [&str; 15] = [
+const ENGINE_OPTIONS: [&str; 18] = [
     "Threads",
     "Hash",
     "Clear Hash",
@@ -121,6 +128,7 @@ const ENGINE_OPTIONS: [&str; 15] = [
     "Move Overhead",
     "Ponder",
     "UCI_ShowWDL",
+    "Contempt",
     "Search_TT",
     "Search_NullMove",
     "Search_LMR",
@@ -129,6 +137,8 @@ const ENGINE_OPTIONS: [&str; 15] = [
     "Search_DenExtension",
     "Eval",
     "EvalFile",
+    "Search_IIR",
+    "Search_HistoryLMR",
 ];
 
 /// The `EvalFile` values that mean the net built into the binary.
@@ -164,6 +174,11 @@ fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
         },
         "Ponder" => check(d.ponder),
         "UCI_ShowWDL" => check(d.show_wdl),
+        "Contempt" => OptionKind::Spin {
+            default: d.contempt as i64,
+            min: -1000,
+            max: 1000,
+        },
         "Search_TT" => check(d.features.tt_cutoffs),
         "Search_NullMove" => check(d.features.null_move),
         "Search_LMR" => check(d.features.lmr),
@@ -177,6 +192,8 @@ fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
         "EvalFile" => OptionKind::String {
             default: EMBEDDED_NET[1],
         },
+        "Search_IIR" => check(d.features.iir),
+        "Search_HistoryLMR" => check(d.features.history_lmr),
         _ => unreachable!("every listed engine option has a kind"),
     };
     Some((name, kind))
@@ -395,6 +412,7 @@ impl Searcher {
             weights: &eval::WEIGHTS,
             net: (options.eval == EvalKind::Nnue).then_some(&*options.net),
             features: options.features,
+            contempt: options.contempt,
         };
         let think = || {
             let mut main = Worker::new(&shared, game.clone(), 0, Some(&clock), bounds.clone());
@@ -543,6 +561,7 @@ impl Engine {
             "Move Overhead" => o.move_overhead_ms = kind.parse_int(name, value)? as u64,
             "Ponder" => o.ponder = kind.parse_bool(name, value)?,
             "UCI_ShowWDL" => o.show_wdl = kind.parse_bool(name, value)?,
+            "Contempt" => o.contempt = kind.parse_int(name, value)? as i32,
             "Search_TT" => o.features.tt_cutoffs = kind.parse_bool(name, value)?,
             "Search_NullMove" => o.features.null_move = kind.parse_bool(name, value)?,
             "Search_LMR" => o.features.lmr = kind.parse_bool(name, value)?,
@@ -551,6 +570,8 @@ impl Engine {
             "Search_DenExtension" => o.features.den_extension = kind.parse_bool(name, value)?,
             "Eval" => o.eval = EvalKind::ALL[kind.parse_choice(name, value)?],
             "EvalFile" => o.net = load_net(value)?,
+            "Search_IIR" => o.features.iir = kind.parse_bool(name, value)?,
+            "Search_HistoryLMR" => o.features.history_lmr = kind.parse_bool(name, value)?,
             _ => unreachable!("every listed engine option is handled"),
         }
         // The table's static evaluations belong to the evaluation that wrote them.

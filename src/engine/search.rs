@@ -13,7 +13,7 @@ use super::eval::{Weights, evaluate};
 use super::nnue::{Accumulator, AccumulatorStack, Network};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
-use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules};
+use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules, Side};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// A win in `n` plies from the root scores `MATE - n`.
@@ -42,6 +42,10 @@ pub struct Features {
     /// One more ply where the enemy stands next to our den (the check extension
     /// of this game: the replies are few and forced).
     pub den_extension: bool,
+    /// Internal iterative reduction: a ply less where the table has no move.
+    pub iir: bool,
+    /// Late-move reductions shrink for quiet moves with a good history.
+    pub history_lmr: bool,
 }
 
 impl Default for Features {
@@ -55,6 +59,8 @@ impl Default for Features {
             futility: true,
             aspiration: false,
             den_extension: false,
+            iir: true,
+            history_lmr: true,
         }
     }
 }
@@ -68,6 +74,8 @@ impl Features {
         futility: false,
         aspiration: false,
         den_extension: false,
+        iir: false,
+        history_lmr: false,
     };
 }
 
@@ -186,6 +194,9 @@ pub struct Shared<'a> {
     pub net: Option<&'a Network>,
     /// Feature switches.
     pub features: Features,
+    /// How much the root side dislikes a draw, centipawns: a draw scores
+    /// `-contempt` for the root side (and `+contempt` for its opponent).
+    pub contempt: i32,
 }
 
 /// A node counter alone on its cache line, so threads do not slow each other.
@@ -239,6 +250,8 @@ pub struct Worker<'a> {
     shared: &'a Shared<'a>,
     game: Game,
     rules: Rules,
+    /// The side to move at the root: draws are scored from its view.
+    root_side: Side,
     id: usize,
     nodes: u64,
     seldepth: usize,
@@ -285,6 +298,7 @@ impl<'a> Worker<'a> {
         Worker {
             shared,
             accumulators,
+            root_side: game.position().side_to_move(),
             game,
             rules,
             id,
@@ -293,6 +307,7 @@ impl<'a> Worker<'a> {
             can_stop: id != 0,
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             history: Box::new([[0; 63]; 16]),
+
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
             root_moves,
@@ -581,16 +596,48 @@ impl<'a> Worker<'a> {
         }
         if self.rules.repetition != Repetition::Forbid && self.game.occurrences() >= 2 {
             // A cycle gains nothing; under `draw` it is the start of a draw.
-            return Some(0);
+            return Some(self.draw_score());
         }
         if self.game.draw_reason().is_some() {
-            return Some(0);
+            return Some(self.draw_score());
         }
         let enemy_den = DEN[pos.side_to_move().opponent().index()];
         if moves.iter().any(|m| m.to().bit() & enemy_den != 0) {
             return Some(MATE - ply as i32 - 1);
         }
         None
+    }
+
+    /// A draw from the view of the side to move: worth `-contempt` to the root
+    /// side, so that with a positive contempt the engine plays on rather than
+    /// settle for a draw (and its opponent is assumed to welcome one).
+    #[inline]
+    fn draw_score(&self) -> i32 {
+        if self.game.position().side_to_move() == self.root_side {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
+    }
+
+    /// The static evaluation, shrunk towards the draw score as the no-capture
+    /// count grows: a side that is better but shuffles sees its advantage fade,
+    /// so it prefers the capture (or den attack) that resets the count. At the
+    /// limit the evaluation keeps half its weight.
+    #[inline]
+    fn faded_eval(&self, pos: &Position) -> i32 {
+        self.fade_with_no_capture_count(self.static_eval(pos), pos)
+    }
+
+    #[inline]
+    fn fade_with_no_capture_count(&self, eval: i32, pos: &Position) -> i32 {
+        let limit = self.rules.no_capture_limit as i32;
+        if limit == 0 {
+            return eval;
+        }
+        let n = (pos.plies_since_capture() as i32).min(limit);
+        let draw = self.draw_score();
+        draw + (eval - draw) * (2 * limit - n) / (2 * limit)
     }
 
     fn negamax(
@@ -649,9 +696,19 @@ impl<'a> Worker<'a> {
                 return score;
             }
         }
-        let static_eval = match entry {
+        // The table keeps the raw evaluation: the fade depends on the
+        // no-capture count, which the key does not hold.
+        let raw_eval = match entry {
             Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
             _ => self.static_eval(&pos),
+        };
+        let static_eval = self.fade_with_no_capture_count(raw_eval, &pos);
+        // No table move to try first: this node's ordering is a guess, so
+        // spend a ply less on it (internal iterative reduction).
+        let depth = if tt_move.is_null() && depth >= 5 && self.shared.features.iir {
+            depth - 1
+        } else {
+            depth
         };
 
         if !pv_node && !threatened && beta.abs() < MATE_BOUND {
@@ -711,6 +768,10 @@ impl<'a> Worker<'a> {
                     if self.killers[ply].contains(&mv) {
                         reduction -= 1;
                     }
+                    if self.shared.features.history_lmr {
+                        let piece = pos.piece_at(mv.from()).expect("a move has a mover");
+                        reduction -= self.history[piece.index()][mv.to().index()] / 6000;
+                    }
                     reduction = reduction.clamp(0, depth - 2);
                 }
                 let mut s = -self.negamax(
@@ -769,7 +830,7 @@ impl<'a> Worker<'a> {
             key,
             best_move,
             score_to_tt(best_score, ply),
-            static_eval,
+            raw_eval,
             depth,
             bound,
         );
@@ -832,7 +893,7 @@ impl<'a> Worker<'a> {
             // unless the move itself draws by the no-capture limit.
             let limit = self.rules.no_capture_limit;
             best = if limit > 0 && pos.plies_since_capture() + 1 >= limit {
-                0
+                self.draw_score()
             } else {
                 -MATE + ply as i32 + 2
             };
@@ -841,7 +902,7 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(best);
         } else {
-            best = self.static_eval(&pos);
+            best = self.faded_eval(&pos);
             if best >= beta || ply >= MAX_PLY - 1 {
                 return best;
             }
