@@ -5,18 +5,16 @@
 //! real binary.
 //!
 //! The nets here have random weights (no trainer needed); the ignored test
-//! `write_the_placeholder_net` writes the shipped placeholder `nets/default.nnue`.
 
 mod common;
 
 use common::{EngineProcess, every_switch, random_move};
-use doushou::engine::eval::{WEIGHTS, feature};
 use doushou::engine::nnue::features::{INPUTS, feature_index};
 use doushou::engine::nnue::{self, Accumulator, AccumulatorStack, NetError, Network, Quantisation};
 use doushou::engine::search::Silent;
 use doushou::engine::{Engine, Limits};
 use doushou::rng::SplitMix64 as Rng;
-use doushou::rules::{Animal, Game, Piece, Position, Rules, Side, Square};
+use doushou::rules::{Game, Position, Rules, Side, Square};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -357,87 +355,26 @@ fn the_score_is_the_documented_integer_formula() {
 }
 
 // ---------------------------------------------------------------------------
-// The placeholder net
+// The shipped net
 // ---------------------------------------------------------------------------
 
-/// The placeholder shipped until a trained net replaces it: the linear
-/// evaluation's material and advancement as a piece-square table, one hidden
-/// value per (ours/theirs, animal), plus its tempo as the output bias.
-fn placeholder_net() -> Network {
-    const H: usize = 16;
-    // Every piece's worth, in centipawns, over this is a hidden value of 1.0.
-    const NORM: f64 = 2048.0;
-    let q = Quantisation {
-        scale: 400,
-        qa: 255,
-        qb: 64,
-    };
-    let manhattan =
-        |a: Square, b: Square| a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank());
-    let dens = [Square::new(3, 8).unwrap(), Square::new(3, 0).unwrap()];
-    let mut w1 = vec![0i16; INPUTS * H];
-    for (theirs, side) in [Side::Red, Side::Blue].into_iter().enumerate() {
-        for animal in Animal::ALL {
-            let rank = animal.index();
-            for sq in Square::all() {
-                // Seen from Red's seat: ours head for d9, theirs for d1.
-                let d = (manhattan(sq, dens[theirs]) as usize).clamp(1, 10);
-                let worth = WEIGHTS[feature::MATERIAL + rank]
-                    + WEIGHTS[feature::ADVANCE + rank * 10 + d - 1];
-                let input = feature_index(Side::Red, Piece::new(side, animal), sq);
-                w1[input * H + theirs * 8 + rank] =
-                    (f64::from(worth.max(0)) / NORM * f64::from(q.qa)).round() as i16;
-            }
-        }
-    }
-    // Each perspective carries half the difference: ours count for the side
-    // to move's view, theirs against, and the other way round for the other.
-    let c = (NORM / (2.0 * f64::from(q.scale)) * f64::from(q.qb)).round() as i16;
-    let mut w2 = Vec::with_capacity(2 * H);
-    for sign in [1, -1] {
-        w2.extend(std::iter::repeat_n(sign * c, 8));
-        w2.extend(std::iter::repeat_n(-sign * c, 8));
-    }
-    let b2 = (f64::from(WEIGHTS[feature::TEMPO]) / f64::from(q.scale) * f64::from(q.qa * q.qb))
-        .round() as i32;
-    Network::new(
-        q,
-        "placeholder: the linear evaluation's material and advancement as a \
-         piece-square table (tests/nnue.rs, write_the_placeholder_net); not trained",
-        w1,
-        vec![0; H],
-        w2,
-        b2,
-    )
-    .unwrap()
-}
-
 #[test]
-#[ignore = "writes nets/default.nnue: run by hand to regenerate the placeholder"]
-fn write_the_placeholder_net() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
-    std::fs::write(path, placeholder_net().to_bytes()).unwrap();
-}
-
-#[test]
-fn the_placeholder_reproduces_the_linear_material() {
-    let net = placeholder_net();
-    // Blue has lost its cat, then also its elephant; Red to move.
-    let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
-    let no_cat = "l5t/1d5/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
-    let no_elephant = "l5t/1d5/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+fn the_shipped_net_sees_the_start_as_level_and_an_elephant_as_a_lot() {
+    let net = Network::from_bytes(include_bytes!("../nets/default.nnue")).unwrap();
     let score = |fen: &str| net.evaluate_position(&fen.parse().unwrap());
-    let cat = WEIGHTS[feature::MATERIAL + 1];
-    let elephant = WEIGHTS[feature::MATERIAL + 7];
-    let gain_cat = score(no_cat) - score(start);
-    let gain_elephant = score(no_elephant) - score(no_cat);
-    // Within the placeholder's 8 cp steps of its piece-square values.
-    assert!((gain_cat - cat).abs() < 150, "cat {gain_cat} vs {cat}");
+    let start = score("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1");
+    assert!(start.abs() < 150, "start position {start}");
+    // Blue without its elephant: good for Red whoever is to move.
+    let red_to_move = score("l5t/1d3c1/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L w 0 1");
+    let blue_to_move = score("l5t/1d3c1/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L b 0 1");
     assert!(
-        (gain_elephant - elephant).abs() < 250,
-        "elephant {gain_elephant} vs {elephant}"
+        red_to_move > 300,
+        "Red to move, an elephant up: {red_to_move}"
     );
-    assert!(gain_elephant > 5 * gain_cat);
+    assert!(
+        blue_to_move < -300,
+        "Blue to move, an elephant down: {blue_to_move}"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -492,7 +429,7 @@ fn uci_lists_the_evaluation_options() {
     e.send("uci");
     let lines = e.read_until(|l| l == "uciok");
     for want in [
-        "option name Eval type combo default linear var nnue var linear",
+        "option name Eval type combo default nnue var nnue var linear",
         "option name EvalFile type string default <default>",
     ] {
         assert!(lines.iter().any(|l| l == want), "{want:?} not in {lines:?}");
@@ -563,7 +500,8 @@ fn a_bad_eval_file_is_refused_and_the_engine_keeps_its_net() {
 #[test]
 fn the_eval_option_switches_the_evaluation() {
     let mut e = EngineProcess::start();
-    e.quiet("position fen l5t/1d5/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1");
+    e.quiet("position fen l5t/1d3c1/r1p1w2/7/7/7/E1W1P1R/1C3D1/T5L w 0 1");
+    e.quiet("setoption name Eval value linear");
     e.strict = false;
     e.send("eval");
     let linear = e.sync();
@@ -582,7 +520,7 @@ fn the_eval_option_switches_the_evaluation() {
         !net.iter().any(|l| l.trim().starts_with("material")),
         "{net:?}"
     );
-    // Blue is a cat down: both evaluations say Red is better.
+    // Blue is an elephant down: both evaluations say Red is better.
     assert!(eval_total(&mut e) > 0);
     expect_legal_bestmove(&mut e);
     expect_option_error(

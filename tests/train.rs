@@ -28,7 +28,7 @@ fn file(name: &str) -> String {
     scratch().join(name).display().to_string()
 }
 
-/// About 4000 labelled positions from 40 quick games, made once per run.
+/// About 8000 labelled positions from 80 quick games, made once per run.
 fn data() -> &'static str {
     static DATA: OnceLock<String> = OnceLock::new();
     DATA.get_or_init(|| {
@@ -36,7 +36,7 @@ fn data() -> &'static str {
         run_tool(&[
             "selfplay",
             "--games",
-            "40",
+            "80",
             "--depth",
             "2",
             "--max-plies",
@@ -181,7 +181,11 @@ fn positions(count: usize) -> Vec<Position> {
 #[test]
 fn training_lowers_the_validation_loss_and_writes_a_net_the_engine_can_read() {
     let out = file("net.nnue");
-    let run = train(&out, &["--epochs", "4", "--seed", "3"]);
+    // A fifth held out: several blocks of whole games, not one game's noise.
+    let run = train(
+        &out,
+        &["--epochs", "4", "--seed", "3", "--validation", "0.2"],
+    );
     run.assert_ok("train");
     let losses = validation_losses(&run.stderr);
     assert_eq!(losses.len(), 4, "one line per epoch:\n{}", run.stderr);
@@ -190,8 +194,15 @@ fn training_lowers_the_validation_loss_and_writes_a_net_the_engine_can_read() {
         "validation loss {losses:?} did not fall:\n{}",
         run.stderr
     );
-    // A few hundred held-out positions: the trainer says that is little.
-    assert!(run.stderr.contains("too few"), "{}", run.stderr);
+    // Over a thousand held out: no warning; a few hundred: the trainer says
+    // that is little.
+    assert!(!run.stderr.contains("too few"), "{}", run.stderr);
+    let small = train(
+        &file("small.nnue"),
+        &["--epochs", "1", "--validation", "0.05"],
+    );
+    small.assert_ok("train");
+    assert!(small.stderr.contains("too few"), "{}", small.stderr);
     assert!(run.stdout.is_empty(), "stdout is for the protocol only");
 
     let net = read_net(&out);
@@ -204,8 +215,10 @@ fn training_lowers_the_validation_loss_and_writes_a_net_the_engine_can_read() {
     for pos in positions(40) {
         let (exact, quantised) = (float.net.score(&pos), net.score(&pos) as f64);
         spread = spread.max(exact.abs());
+        // Rounding W1 to 1/255 moves each of up to 16 active rows by half a
+        // step: a few cp, more than 4 on some positions.
         assert!(
-            (exact - quantised).abs() <= 4.0,
+            (exact - quantised).abs() <= 8.0,
             "{}: float {exact:.1} cp, quantised {quantised} cp",
             pos.fen()
         );

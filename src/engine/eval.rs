@@ -186,7 +186,7 @@ impl EvalKind {
 
     /// What the engine uses until told otherwise: the one place to change it
     /// once matches show the net ahead.
-    pub const DEFAULT: EvalKind = EvalKind::Linear;
+    pub const DEFAULT: EvalKind = EvalKind::Nnue;
 
     /// The option value that selects this kind.
     pub fn name(self) -> &'static str {
