@@ -453,3 +453,69 @@ fn tune_checks_where_it_writes_before_fitting() {
     assert!(err.contains("it is a directory"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `selfplay --shard`: two parts, the second taking its index from
+/// `JOB_COMPLETION_INDEX` and playing on another thread count, concatenated,
+/// hold the same positions in the same order as one unsharded run.
+#[test]
+fn two_selfplay_shards_merged_equal_the_whole_run() {
+    let dir = std::env::temp_dir().join(format!("doushou-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let common = [
+        "selfplay",
+        "--games",
+        "7",
+        "--depth",
+        "2",
+        "--max-plies",
+        "80",
+        "--seed",
+        "5",
+    ];
+    let play = |extra: &[&str], env_index: Option<&str>| -> Vec<String> {
+        let out = dir.join(format!("part{}.txt", extra.join("_").replace('/', "-")));
+        let mut cmd = Command::new(BIN);
+        cmd.args(common).args(extra).arg("--out").arg(&out);
+        if let Some(i) = env_index {
+            cmd.env("JOB_COMPLETION_INDEX", i);
+        }
+        let o = cmd.output().unwrap();
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_string)
+            .collect()
+    };
+    let whole = play(&["--jobs", "2"], None);
+    let mut merged = play(&["--jobs", "2", "--shard", "0/2"], None);
+    merged.extend(play(&["--jobs", "1", "--shard", "env/2"], Some("1")));
+    assert!(whole.len() > 100, "{} positions", whole.len());
+    assert_eq!(merged, whole);
+    // A shard index from an unset variable, or beyond the count, is refused.
+    let o = Command::new(BIN)
+        .args(common)
+        .args(["--shard", "env/2", "--out"])
+        .arg(dir.join("x.txt"))
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("JOB_COMPLETION_INDEX"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "selfplay",
+        "--games",
+        "2",
+        "--shard",
+        "2/2",
+        "--out",
+        "/dev/null",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
