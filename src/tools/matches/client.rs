@@ -14,7 +14,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::config::EngineSpec;
-use super::game::later;
 
 /// The longest line kept from an engine; the rest of a longer line is dropped
 /// (a garbage-spewing engine must not eat the runner's memory).
@@ -91,6 +90,14 @@ impl fmt::Display for ClientError {
 }
 
 impl std::error::Error for ClientError {}
+
+/// `start + wait`, or a far future if that would overflow the clock.
+pub fn later(start: Instant, wait: Duration) -> Instant {
+    start
+        .checked_add(wait)
+        .or_else(|| start.checked_add(Duration::from_secs(365 * 24 * 3600)))
+        .unwrap_or(start)
+}
 
 /// A running engine.
 pub struct EngineProcess {
