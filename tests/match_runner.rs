@@ -8,6 +8,7 @@ mod common;
 use common::fake_engine;
 use doushou::rules::{Game, Rules, Side};
 use doushou::tools::matches::pgn;
+use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -27,42 +28,36 @@ fn scratch(name: &str) -> PathBuf {
 struct Run {
     output: Output,
     stderr: String,
-    json: String,
+    json: Value,
     records: Vec<pgn::Record>,
 }
 
 impl Run {
-    /// The per-game lines of the JSON summary (one object a line).
-    fn games(&self) -> Vec<&str> {
-        self.json
-            .lines()
-            .filter(|l| l.trim_start().starts_with("{\"round\""))
-            .collect()
+    /// The games of the JSON summary.
+    fn games(&self) -> &[Value] {
+        self.json["games"].as_array().expect("a list of games")
     }
 
     /// A field of the engine `name` in the summary.
     fn engine_field(&self, name: &str, field: &str) -> u64 {
-        let line = self
-            .json
-            .lines()
-            .find(|l| l.contains(&format!("{{\"name\": \"{name}\"")))
+        let engine = self.json["engines"]
+            .as_array()
+            .expect("a list of engines")
+            .iter()
+            .find(|e| e["name"] == name)
             .unwrap_or_else(|| panic!("no engine {name} in {}", self.json));
-        field_of(line, field).parse().expect("a count")
+        engine[field]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{field} of {name} is no count: {engine}"))
     }
 }
 
-/// The text of `"field": value` in a one-line JSON object (quotes dropped).
-fn field_of<'a>(line: &'a str, field: &str) -> &'a str {
-    let key = format!("\"{field}\": ");
-    let start = line
-        .find(&key)
-        .unwrap_or_else(|| panic!("no {field} in {line}"))
-        + key.len();
-    let rest = &line[start..];
-    if let Some(quoted) = rest.strip_prefix('"') {
-        &quoted[..quoted.find('"').expect("closing quote")]
-    } else {
-        rest.split([',', '}']).next().expect("a value").trim()
+/// A field of a JSON object as text: strings without quotes, numbers as
+/// written, `null` for an absent field.
+fn field_of(object: &Value, field: &str) -> String {
+    match &object[field] {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -91,6 +86,7 @@ fn run_match(name: &str, args: &[&str]) -> Run {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "match failed: {stderr}");
     let json = std::fs::read_to_string(&json_path).expect("the summary is written");
+    let json: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     let text = std::fs::read_to_string(&pgn_path).expect("the records are written");
     let records = pgn::parse(&text).unwrap_or_else(|e| panic!("records unreadable: {e}\n{text}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -152,6 +148,7 @@ fn check_records(run: &Run) {
             }
         }
         let reason = field_of(summary, "reason");
+        let reason = reason.as_str();
         let outcome = game.outcome();
         match reason {
             "den" | "all-captured" | "no-legal-move" | "repetition" | "no-capture-limit" => {
@@ -303,7 +300,7 @@ fn a_round_robin_under_a_variant_with_openings_from_a_file() {
     for name in ["x", "y", "z"] {
         assert_eq!(run.engine_field(name, "games"), 8);
     }
-    assert_eq!(run.json.matches("\"first\": ").count(), 3);
+    assert_eq!(run.json["pairs"].as_array().unwrap().len(), 3);
     let fens: Vec<&str> = run.records.iter().map(|r| r.tag("FEN").unwrap()).collect();
     assert_eq!(fens.iter().filter(|f| f.starts_with("7/7/1r5")).count(), 6);
     for r in &run.records {
@@ -486,18 +483,9 @@ fn the_sprt_stops_a_lopsided_match_early() {
         ],
     );
     check_records(&run);
-    assert!(
-        run.json.contains("\"state\": \"H1 accepted\""),
-        "{}",
-        run.json
-    );
+    assert_eq!(run.json["sprt"]["state"], "H1 accepted", "{}", run.json);
     assert!(run.records.len() < 60, "{} games", run.records.len());
-    let llr: f64 = field_of(
-        run.json.lines().find(|l| l.contains("\"sprt\"")).unwrap(),
-        "llr",
-    )
-    .parse()
-    .unwrap();
+    let llr = run.json["sprt"]["llr"].as_f64().expect("an LLR");
     assert!(llr >= 2.94, "{llr}");
     let table = String::from_utf8_lossy(&run.output.stdout);
     assert!(
