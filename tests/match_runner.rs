@@ -784,7 +784,7 @@ fn a_match_killed_and_resumed_ends_as_an_uninterrupted_one() {
         serde_json::from_str(&std::fs::read_to_string(cut.join("summary.json")).unwrap()).unwrap();
     let played = killed["played"].as_u64().unwrap();
     assert!(
-        played >= 3 && played < 12,
+        (3..12).contains(&played),
         "killed after {played} games: {seen}"
     );
 
@@ -872,7 +872,7 @@ fn ctrl_c_stops_the_match_and_keeps_the_finished_games() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(record["interrupted"], true, "{record}");
     let played = record["played"].as_u64().unwrap();
-    assert!(played >= 1 && played < 20, "{record}");
+    assert!((1..20).contains(&played), "{record}");
     let table = String::from_utf8_lossy(&output.stdout);
     assert!(table.contains(&format!("{played} of 20 games")), "{table}");
     // Only finished games are recorded, none cut short by the interrupt.
