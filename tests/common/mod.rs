@@ -140,6 +140,11 @@ impl EngineProcess {
         e
     }
 
+    /// The process id, to read its state in `/proc`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one line (a `\n` is added).
     pub fn send(&mut self, line: &str) {
         let mut bytes = line.as_bytes().to_vec();
