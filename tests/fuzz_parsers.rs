@@ -6,31 +6,12 @@
 
 mod common;
 
-use common::{random_move, run_tool_with_stdin};
+use common::{random_game, run_tool_with_stdin};
 use doushou::cli::analyse::input::{parse_games, parse_position_line};
-use doushou::rng::SplitMix64;
 use doushou::rules::{Game, Move, Position, Rules, START_FEN};
 use doushou::tools::matches::pgn;
 use proptest::prelude::*;
 use serde_json::Value;
-
-/// A position reached by `plies` random moves from the start, and the moves.
-fn random_game(plies: usize, seed: u64) -> (Game, Vec<String>) {
-    let mut game = Game::new(Rules::default(), START_FEN.parse().expect("start"));
-    let mut rng = SplitMix64::new(seed);
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        let Some(m) = random_move(&game, &mut rng) else {
-            break;
-        };
-        game.make(m);
-        moves.push(m.to_string());
-    }
-    (game, moves)
-}
 
 /// `text` with the character at `at` (modulo its length) replaced by `c`.
 fn mutate(text: &str, at: usize, c: char) -> String {

@@ -24,8 +24,7 @@
 
 mod common;
 
-use common::{EngineProcess, TIMEOUT, random_move};
-use doushou::rng::SplitMix64;
+use common::{EngineProcess, TIMEOUT, random_game};
 use doushou::rules::{Game, Rules, START_FEN};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -441,19 +440,7 @@ impl Session {
         else {
             return;
         };
-        let mut game = Game::new(Rules::default(), START_FEN.parse().expect("start"));
-        let mut rng = SplitMix64::new(*seed);
-        let mut moves = Vec::new();
-        for _ in 0..*plies {
-            if game.outcome().is_some() {
-                break;
-            }
-            let Some(m) = random_move(&game, &mut rng) else {
-                break;
-            };
-            game.make(m);
-            moves.push(m.to_string());
-        }
+        let (mut game, moves) = random_game(*plies, *seed);
         if *new_game {
             self.send(b"ucinewgame");
         }

@@ -750,6 +750,28 @@ pub fn random_move(game: &Game, rng: &mut SplitMix64) -> Option<Move> {
     })
 }
 
+/// The game reached by up to `plies` random moves ([`random_move`]) from the
+/// start under the default rules, and those moves as text.
+pub fn random_game(plies: usize, seed: u64) -> (Game, Vec<String>) {
+    let mut game = Game::new(
+        Rules::default(),
+        doushou::rules::START_FEN.parse().expect("start"),
+    );
+    let mut rng = SplitMix64::new(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let Some(m) = random_move(&game, &mut rng) else {
+            break;
+        };
+        game.make(m);
+        moves.push(m.to_string());
+    }
+    (game, moves)
+}
+
 /// The misbehaving engine of `examples/fake_engine.rs`, built by `cargo test`
 /// with the examples; built here when a filtered run (`cargo test --test x`)
 /// did not.

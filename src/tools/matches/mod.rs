@@ -386,20 +386,7 @@ fn play_match(
     );
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     let mut summary = MatchSummary {
-        planned: jobs.len(),
-        pairs: pairs
-            .iter()
-            .map(|&(a, b)| (names[a].to_string(), names[b].to_string(), Wdl::default()))
-            .collect(),
-        engines: names
-            .iter()
-            .map(|n| EngineTally {
-                name: n.to_string(),
-                ..EngineTally::default()
-            })
-            .collect(),
         sprt: config.sprt.map(|s| (s, 0.0, SprtState::Continue)),
-        games: Vec::new(),
         rules: config.referee.rules.to_string(),
         variant: config
             .referee
@@ -422,7 +409,7 @@ fn play_match(
                 .join("; ")
         },
         seconds: seconds_before,
-        interrupted: false,
+        ..MatchSummary::new(&names, &pairs, jobs.len())
     };
     for game in done {
         let job = game
@@ -692,6 +679,32 @@ fn elo_text(elo: f64) -> String {
 }
 
 impl MatchSummary {
+    /// A summary of no game yet of `planned` between `names`, in `pairs` (of
+    /// indices into `names`); no SPRT, rules or limits.
+    fn new(names: &[&str], pairs: &[(usize, usize)], planned: usize) -> MatchSummary {
+        MatchSummary {
+            planned,
+            pairs: pairs
+                .iter()
+                .map(|&(a, b)| (names[a].to_string(), names[b].to_string(), Wdl::default()))
+                .collect(),
+            engines: names
+                .iter()
+                .map(|n| EngineTally {
+                    name: n.to_string(),
+                    ..EngineTally::default()
+                })
+                .collect(),
+            sprt: None,
+            games: Vec::new(),
+            rules: String::new(),
+            variant: String::new(),
+            limits: String::new(),
+            seconds: 0.0,
+            interrupted: false,
+        }
+    }
+
     /// Counts a finished game, from its summary alone (as a resumed match
     /// counts the games of its record), and lists it; the SPRT looks again.
     fn count(&mut self, game: GameSummary, job: Job) {
@@ -917,24 +930,7 @@ mod tests {
         let text = serde_json::to_string(&game).unwrap();
         let back: GameSummary = serde_json::from_str(&text).unwrap();
         assert_eq!(back, game);
-        let mut summary = MatchSummary {
-            planned: 2,
-            pairs: vec![("a".into(), "b".into(), Wdl::default())],
-            engines: names
-                .iter()
-                .map(|n| EngineTally {
-                    name: n.to_string(),
-                    ..EngineTally::default()
-                })
-                .collect(),
-            sprt: None,
-            games: vec![],
-            rules: String::new(),
-            variant: String::new(),
-            limits: String::new(),
-            seconds: 0.0,
-            interrupted: false,
-        };
+        let mut summary = MatchSummary::new(&names, &[(0, 1)], 2);
         summary.count(back, jobs[1]);
         assert_eq!(summary.engines[1].crashes, 1);
         assert_eq!(summary.engines[1].wdl.losses, 1);
