@@ -11,7 +11,11 @@
 //!   garbage   print junk, invalid UTF-8 included, then an unreadable bestmove
 //!   nouci     never finish the handshake (no uciok)
 //!   slow MS   wait MS milliseconds before every move (N unused)
+//!   close     close its standard output, then go on reading (quit ends it)
+//!   flood     print info lines without end instead of a move
 //! ```
+//!
+//! Words after N are ignored: tests add a marker to find leftover processes.
 
 use doushou::protocol::Command;
 use doushou::rules::{Game, Rules};
@@ -37,6 +41,7 @@ fn main() {
     let mut game: Option<Game> = None;
     let mut rules = Rules::default();
     let mut goes = 0u64;
+    let mut closed = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(command) = line.parse::<Command>() else {
@@ -57,6 +62,7 @@ fn main() {
             Command::Position { fen, moves } => {
                 game = Game::from_fen_and_moves(rules, &fen, &moves).ok();
             }
+            _ if closed => {}
             Command::Go(_) => {
                 goes += 1;
                 if goes >= misbehave_at {
@@ -73,6 +79,25 @@ fn main() {
                         "hang" => loop {
                             std::thread::sleep(Duration::from_secs(3600));
                         },
+                        "close" => {
+                            eprintln!("fake engine: closing stdout on purpose");
+                            // Dropping the file closes descriptor 1 itself, not
+                            // just Rust's handle on it.
+                            // SAFETY: nothing else owns descriptor 1 in this
+                            // example, and it is never written to afterwards.
+                            drop(unsafe {
+                                <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(1)
+                            });
+                            closed = true;
+                            continue;
+                        }
+                        "flood" => {
+                            // Ends when the runner stops reading and kills it, or
+                            // its pipe breaks.
+                            let junk = format!("info string {}", "flood ".repeat(100));
+                            while writeln!(out, "{junk}").is_ok() {}
+                            return;
+                        }
                         "garbage" => {
                             say(&mut out, "Lorem ipsum dolor sit amet");
                             let _ = out.write_all(b"\xff\xfe\x00 binary\n");

@@ -8,8 +8,10 @@ mod common;
 use common::fake_engine;
 use doushou::rules::{Game, Rules, Side};
 use doushou::tools::matches::pgn;
+use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn doushou() -> &'static str {
     env!("CARGO_BIN_EXE_doushou")
@@ -27,53 +29,105 @@ fn scratch(name: &str) -> PathBuf {
 struct Run {
     output: Output,
     stderr: String,
-    json: String,
+    json: Value,
     records: Vec<pgn::Record>,
 }
 
 impl Run {
-    /// The per-game lines of the JSON summary (one object a line).
-    fn games(&self) -> Vec<&str> {
-        self.json
-            .lines()
-            .filter(|l| l.trim_start().starts_with("{\"round\""))
-            .collect()
+    /// The games of the JSON summary.
+    fn games(&self) -> &[Value] {
+        self.json["games"].as_array().expect("a list of games")
     }
 
     /// A field of the engine `name` in the summary.
     fn engine_field(&self, name: &str, field: &str) -> u64 {
-        let line = self
-            .json
-            .lines()
-            .find(|l| l.contains(&format!("{{\"name\": \"{name}\"")))
+        let engine = self.json["engines"]
+            .as_array()
+            .expect("a list of engines")
+            .iter()
+            .find(|e| e["name"] == name)
             .unwrap_or_else(|| panic!("no engine {name} in {}", self.json));
-        field_of(line, field).parse().expect("a count")
+        engine[field]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{field} of {name} is no count: {engine}"))
     }
 }
 
-/// The text of `"field": value` in a one-line JSON object (quotes dropped).
-fn field_of<'a>(line: &'a str, field: &str) -> &'a str {
-    let key = format!("\"{field}\": ");
-    let start = line
-        .find(&key)
-        .unwrap_or_else(|| panic!("no {field} in {line}"))
-        + key.len();
-    let rest = &line[start..];
-    if let Some(quoted) = rest.strip_prefix('"') {
-        &quoted[..quoted.find('"').expect("closing quote")]
-    } else {
-        rest.split([',', '}']).next().expect("a value").trim()
+/// A field of a JSON object as text: strings without quotes, numbers as
+/// written, `null` for an absent field.
+fn field_of(object: &Value, field: &str) -> String {
+    match &object[field] {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 
 /// A match of doushou (`ds`) against the fake engine in `mode`; `fake_keys` go
 /// into the fake's `--engine` words, `args` after both engines.
+/// Every fake engine started by the test `name` carries this word on its
+/// command line, so that leftovers can be found in /proc.
+fn marker(name: &str) -> String {
+    format!("marker-{}-{name}", std::process::id())
+}
+
+/// The fake engine in `mode` as an `--engine` word, marked for `name`. The
+/// mode's number is given (1 if none) so that the marker is not read as one.
+fn fake_cmd(name: &str, mode: &str) -> String {
+    let mode = if mode.contains(' ') {
+        mode.to_string()
+    } else {
+        format!("{mode} 1")
+    };
+    format!("cmd={} {mode} {}", fake_engine(), marker(name))
+}
+
+/// The processes whose command line holds `word`, as (pid, command line).
+fn processes_with(word: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(raw) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
+        if cmdline.contains(word) {
+            found.push((pid, cmdline));
+        }
+    }
+    found
+}
+
+/// No fake engine of the test `name` outlived the runner. A process killed a
+/// moment ago may still be on its way out: a short grace, no timing assertion.
+fn assert_no_fake_left(name: &str) {
+    let word = marker(name);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left = processes_with(&word);
+        if left.is_empty() {
+            return;
+        }
+        if Instant::now() > deadline {
+            panic!("fake engines outlived the runner: {left:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A match of doushou (`ds`) against the fake engine in `mode`; `fake_keys` go
+/// into the fake's `--engine` words, `args` after both engines. Checks that no
+/// fake engine outlived the runner.
 fn against_fake(name: &str, mode: &str, fake_keys: &[&str], args: &[&str]) -> Run {
-    let (cmd, fake) = (ds(), format!("cmd={} {mode}", fake_engine()));
+    let (cmd, fake) = (ds(), fake_cmd(name, mode));
     let mut all = vec!["--engine", "name=ds", &cmd, "--engine", "name=fake", &fake];
     all.extend_from_slice(fake_keys);
     all.extend_from_slice(args);
-    run_match(name, &all)
+    let run = run_match(name, &all);
+    assert_no_fake_left(name);
+    run
 }
 
 fn run_match(name: &str, args: &[&str]) -> Run {
@@ -91,6 +145,7 @@ fn run_match(name: &str, args: &[&str]) -> Run {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "match failed: {stderr}");
     let json = std::fs::read_to_string(&json_path).expect("the summary is written");
+    let json: Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     let text = std::fs::read_to_string(&pgn_path).expect("the records are written");
     let records = pgn::parse(&text).unwrap_or_else(|e| panic!("records unreadable: {e}\n{text}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -152,6 +207,7 @@ fn check_records(run: &Run) {
             }
         }
         let reason = field_of(summary, "reason");
+        let reason = reason.as_str();
         let outcome = game.outcome();
         match reason {
             "den" | "all-captured" | "no-legal-move" | "repetition" | "no-capture-limit" => {
@@ -303,7 +359,7 @@ fn a_round_robin_under_a_variant_with_openings_from_a_file() {
     for name in ["x", "y", "z"] {
         assert_eq!(run.engine_field(name, "games"), 8);
     }
-    assert_eq!(run.json.matches("\"first\": ").count(), 3);
+    assert_eq!(run.json["pairs"].as_array().unwrap().len(), 3);
     let fens: Vec<&str> = run.records.iter().map(|r| r.tag("FEN").unwrap()).collect();
     assert_eq!(fens.iter().filter(|f| f.starts_with("7/7/1r5")).count(), 6);
     for r in &run.records {
@@ -486,18 +542,9 @@ fn the_sprt_stops_a_lopsided_match_early() {
         ],
     );
     check_records(&run);
-    assert!(
-        run.json.contains("\"state\": \"H1 accepted\""),
-        "{}",
-        run.json
-    );
+    assert_eq!(run.json["sprt"]["state"], "H1 accepted", "{}", run.json);
     assert!(run.records.len() < 60, "{} games", run.records.len());
-    let llr: f64 = field_of(
-        run.json.lines().find(|l| l.contains("\"sprt\"")).unwrap(),
-        "llr",
-    )
-    .parse()
-    .unwrap();
+    let llr = run.json["sprt"]["llr"].as_f64().expect("an LLR");
     assert!(llr >= 2.94, "{llr}");
     let table = String::from_utf8_lossy(&run.output.stdout);
     assert!(
@@ -603,4 +650,241 @@ fn the_side_that_loses_a_forfeit_is_the_faulty_one() {
         Side::Red,
         "the record stops where the faulty side was to move"
     );
+}
+
+#[test]
+fn a_move_past_the_clock_loses_on_time() {
+    // The fake answers every move, but 300 ms late on a 0.2 s clock.
+    let run = against_fake(
+        "slow",
+        "slow 300",
+        &["tc=0.2+0"],
+        &["--nodes", "300", "--games", "2", "--timemargin", "50"],
+    );
+    check_fake_lost_all(&run, 2, "time-forfeit");
+    assert_eq!(run.engine_field("fake", "time_forfeits"), 2);
+}
+
+#[test]
+fn an_engine_that_closes_its_output_loses_by_a_crash() {
+    let run = against_fake("close", "close 2", &[], &["--nodes", "300", "--games", "2"]);
+    check_fake_lost_all(&run, 2, "crash");
+    assert_eq!(run.engine_field("fake", "crashes"), 2);
+    assert!(
+        run.records[0]
+            .tag("Termination")
+            .unwrap()
+            .contains("closed its output"),
+        "{:?}",
+        run.records[0].tag("Termination")
+    );
+}
+
+#[test]
+fn a_flooding_engine_loses_by_no_answer_and_is_stopped() {
+    let run = against_fake(
+        "flood",
+        "flood 2",
+        &[],
+        &["--nodes", "300", "--games", "2", "--hang-timeout", "800"],
+    );
+    check_fake_lost_all(&run, 2, "no-answer");
+    assert_eq!(run.engine_field("fake", "no_answers"), 2);
+}
+
+/// `doushou match` started in the background on `args`, records in `dir`.
+fn spawn_match(dir: &std::path::Path, args: &[&str]) -> Child {
+    Command::new(doushou())
+        .arg("match")
+        .args(args)
+        .arg("--pgn")
+        .arg(dir.join("games.pgn"))
+        .arg("--json")
+        .arg(dir.join("summary.json"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("doushou runs")
+}
+
+/// Waits until the record in `dir` lists `games` finished games; answers it.
+fn wait_for_games(dir: &std::path::Path, games: usize, runner: &mut Child) -> Value {
+    let deadline = Instant::now() + common::TIMEOUT * 3;
+    loop {
+        let record = std::fs::read_to_string(dir.join("summary.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok());
+        if let Some(record) = record
+            && record["played"].as_u64().unwrap_or(0) >= games as u64
+        {
+            return record;
+        }
+        if let Ok(Some(status)) = runner.try_wait() {
+            panic!("the match ended ({status}) before {games} games");
+        }
+        assert!(Instant::now() < deadline, "no {games} games recorded");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The summary without what differs from run to run (wall times).
+fn comparable(summary: &Value) -> Value {
+    let mut s = summary.clone();
+    let object = s.as_object_mut().expect("an object");
+    object.remove("seconds");
+    object.remove("settings");
+    let games = object["games"].as_array_mut().expect("games");
+    for g in games.iter_mut() {
+        g.as_object_mut().unwrap().remove("duration_ms");
+    }
+    games.sort_by_key(|g| g["round"].as_u64());
+    s
+}
+
+/// Each round's moves and result in a PGN file, by round.
+fn games_by_round(dir: &std::path::Path) -> Vec<(String, Vec<String>, String)> {
+    let text = std::fs::read_to_string(dir.join("games.pgn")).expect("records");
+    let mut games: Vec<_> = pgn::parse(&text)
+        .unwrap_or_else(|e| panic!("{e}: {text}"))
+        .into_iter()
+        .map(|r| (r.tag("Round").unwrap().to_string(), r.moves, r.result))
+        .collect();
+    games.sort_by_key(|g| g.0.parse::<u32>().unwrap());
+    games
+}
+
+#[test]
+fn a_match_killed_and_resumed_ends_as_an_uninterrupted_one() {
+    let cmd = ds();
+    // Depth-limited single-threaded searches make every game the same each run.
+    let args = [
+        "--engine",
+        "name=a",
+        &cmd,
+        "--engine",
+        "name=b",
+        &cmd,
+        "--depth",
+        "2",
+        "--games",
+        "12",
+        "--max-plies",
+        "40",
+    ];
+    let whole = scratch("resume-whole");
+    let status = spawn_match(&whole, &args).wait().expect("the match ends");
+    assert!(status.success());
+
+    let cut = scratch("resume-cut");
+    let mut runner = spawn_match(&cut, &args);
+    let seen = wait_for_games(&cut, 3, &mut runner);
+    runner.kill().expect("SIGKILL");
+    let _ = runner.wait();
+    let killed: Value =
+        serde_json::from_str(&std::fs::read_to_string(cut.join("summary.json")).unwrap()).unwrap();
+    let played = killed["played"].as_u64().unwrap();
+    assert!(
+        (3..12).contains(&played),
+        "killed after {played} games: {seen}"
+    );
+
+    let record = cut.join("summary.json");
+    let resumed = Command::new(doushou())
+        .args(["match", "--resume", record.to_str().unwrap()])
+        .output()
+        .expect("doushou runs");
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(stderr.contains("played already"), "{stderr}");
+    let read = |dir: &PathBuf| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+    };
+    let (whole_summary, cut_summary) = (read(&whole), read(&cut));
+    assert_eq!(cut_summary["played"], 12);
+    assert_eq!(comparable(&cut_summary), comparable(&whole_summary));
+    assert_eq!(games_by_round(&cut), games_by_round(&whole));
+    // The table printed at the end covers the whole match.
+    let table = String::from_utf8_lossy(&resumed.stdout);
+    assert!(table.contains("12 of 12 games"), "{table}");
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&cut);
+}
+
+#[test]
+fn resume_refuses_a_file_that_is_no_record() {
+    let dir = scratch("resume-bad");
+    let bad = dir.join("bad.json");
+    for text in ["", "{}", "{\"settings\": 3}", "not json"] {
+        std::fs::write(&bad, text).unwrap();
+        let out = Command::new(doushou())
+            .args(["match", "--resume", bad.to_str().unwrap()])
+            .output()
+            .expect("doushou runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains("--resume"), "{text}: {stderr}");
+    }
+    let out = Command::new(doushou())
+        .args([
+            "match",
+            "--resume",
+            dir.join("missing.json").to_str().unwrap(),
+        ])
+        .output()
+        .expect("doushou runs");
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_c_stops_the_match_and_keeps_the_finished_games() {
+    let name = "sigint";
+    let dir = scratch(name);
+    let (cmd, fake) = (ds(), fake_cmd(name, "slow 100"));
+    let mut runner = spawn_match(
+        &dir,
+        &[
+            "--engine",
+            "name=ds",
+            &cmd,
+            "--engine",
+            "name=fake",
+            &fake,
+            "--depth",
+            "1",
+            "--games",
+            "20",
+            "--max-plies",
+            "16",
+        ],
+    );
+    wait_for_games(&dir, 1, &mut runner);
+    let signalled = Command::new("kill")
+        .args(["-INT", &runner.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(signalled.success());
+    let output = runner.wait_with_output().expect("the runner ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("doushou match --resume"), "{stderr}");
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(record["interrupted"], true, "{record}");
+    let played = record["played"].as_u64().unwrap();
+    assert!((1..20).contains(&played), "{record}");
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(table.contains(&format!("{played} of 20 games")), "{table}");
+    // Only finished games are recorded, none cut short by the interrupt.
+    assert_eq!(games_by_round(&dir).len() as u64, played);
+    assert!(
+        record["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["reason"] == "max-plies" || g["faulty"].is_null()),
+        "{record}"
+    );
+    assert_no_fake_left(name);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -140,6 +140,11 @@ impl EngineProcess {
         e
     }
 
+    /// The process id, to read its state in `/proc`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends one line (a `\n` is added).
     pub fn send(&mut self, line: &str) {
         let mut bytes = line.as_bytes().to_vec();
@@ -401,13 +406,43 @@ impl ToolRun {
 /// Runs `doushou <args>` (a tool, not the protocol loop) with no input and
 /// waits for it.
 pub fn run_tool(args: &[&str]) -> ToolRun {
-    let out = Command::new(BIN)
+    tool(args, None)
+}
+
+/// Runs `doushou <args>` with `input` on its standard input and waits for it.
+pub fn run_tool_with_stdin(args: &[&str], input: &[u8]) -> ToolRun {
+    tool(args, Some(input))
+}
+
+fn tool(args: &[&str], input: Option<&[u8]>) -> ToolRun {
+    let mut child = Command::new(BIN)
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .env_remove("RUST_LOG")
         .env("RUST_BACKTRACE", "0")
-        .output()
+        .spawn()
         .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    // Written from a thread so that a large input cannot deadlock against
+    // the tool's output; a tool that stops reading early breaks the pipe,
+    // which is its right.
+    let writer = child.stdin.take().zip(input).map(|(mut stdin, input)| {
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        })
+    });
+    let out = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    if let Some(writer) = writer {
+        let _ = writer.join();
+    }
     ToolRun {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -713,6 +748,28 @@ pub fn random_move(game: &Game, rng: &mut SplitMix64) -> Option<Move> {
     } else {
         moves[rng.below(moves.len())]
     })
+}
+
+/// The game reached by up to `plies` random moves ([`random_move`]) from the
+/// start under the default rules, and those moves as text.
+pub fn random_game(plies: usize, seed: u64) -> (Game, Vec<String>) {
+    let mut game = Game::new(
+        Rules::default(),
+        doushou::rules::START_FEN.parse().expect("start"),
+    );
+    let mut rng = SplitMix64::new(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let Some(m) = random_move(&game, &mut rng) else {
+            break;
+        };
+        game.make(m);
+        moves.push(m.to_string());
+    }
+    (game, moves)
 }
 
 /// The misbehaving engine of `examples/fake_engine.rs`, built by `cargo test`

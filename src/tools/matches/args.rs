@@ -4,7 +4,7 @@ use super::config::{ConfigError, EngineSpec, SearchLimits, TimeControl, dedupe_n
 use super::game::Referee;
 use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
 use super::stats::Sprt;
-use super::{MatchConfig, run_match};
+use super::{MatchConfig, client, resume_match, run_match};
 use crate::cli::RulesArgs;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
@@ -65,9 +65,15 @@ pub struct MatchArgs {
     /// Append each game's record to this file as soon as the game ends.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Write a summary (results, statistics, every game's ending) as JSON.
+    /// Write a summary (results, statistics, every game's ending) as JSON,
+    /// rewritten after every game; it is also the record `--resume` reads.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Continue the interrupted match whose `--json` record is FILE: the same
+    /// engines, openings, colours and order, the finished games kept. Give no
+    /// other option; run it from the same directory as the first run.
+    #[arg(long, value_name = "FILE", conflicts_with = "engine")]
+    pub resume: Option<PathBuf>,
     /// Grace after a clock or move time runs out before a move is forfeit, ms.
     #[arg(long = "timemargin", value_name = "MS", default_value_t = 100)]
     pub time_margin: u64,
@@ -223,7 +229,7 @@ impl Args for EngineGroups {
                 .long("engine")
                 .num_args(1..)
                 .action(ArgAction::Append)
-                .required(true)
+                .required_unless_present("resume")
                 .value_name("KEY=VALUE")
                 .help(
                     "An engine, as KEY=VALUE words: name=NAME cmd=\"PROGRAM ARGS\" [arg=ARG] \
@@ -238,10 +244,55 @@ impl Args for EngineGroups {
     }
 }
 
-/// Runs `doushou match`: progress on stderr, the final table on stdout.
+/// Runs `doushou match`: progress on stderr, the final table on stdout. An
+/// interrupted match prints the table of its finished games, then fails with
+/// how to resume it.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let config = args.config().map_err(|e| e.to_string())?;
-    let summary = run_match(&config).map_err(|e| e.to_string())?;
+    let summary = match &args.resume {
+        Some(record) => {
+            stop_on_interrupt();
+            resume_match(record)
+        }
+        None => {
+            let config = args.config().map_err(|e| e.to_string())?;
+            stop_on_interrupt();
+            run_match(&config)
+        }
+    }
+    .map_err(|e| e.to_string())?;
     print!("{}", summary.table());
+    if summary.interrupted {
+        let record = args.resume.as_ref().or(args.json.as_ref());
+        return Err(match record {
+            Some(path) => format!(
+                "interrupted after {} of {} games; to play the rest: doushou match --resume {}",
+                summary.games.len(),
+                summary.planned,
+                path.display()
+            ),
+            None => format!(
+                "interrupted after {} of {} games (give --json to be able to resume)",
+                summary.games.len(),
+                summary.planned
+            ),
+        });
+    }
     Ok(())
+}
+
+/// Ctrl-C (or SIGTERM) stops the match cleanly: the games in play end, their
+/// engines are told `quit` and killed after a grace, and the finished games'
+/// summary is written and printed. A second Ctrl-C exits at once.
+fn stop_on_interrupt() {
+    let installed = ctrlc::set_handler(|| {
+        if client::interrupted() {
+            eprintln!("interrupted again: exiting now");
+            std::process::exit(130);
+        }
+        eprintln!("interrupted: stopping the games in play (Ctrl-C again to exit at once)");
+        client::interrupt();
+    });
+    if let Err(e) = installed {
+        log::warn!("Ctrl-C will not stop the match cleanly: {e}");
+    }
 }

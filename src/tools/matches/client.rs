@@ -8,13 +8,13 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use super::config::EngineSpec;
-use super::game::later;
 
 /// The longest line kept from an engine; the rest of a longer line is dropped
 /// (a garbage-spewing engine must not eat the runner's memory).
@@ -30,6 +30,28 @@ const QUIT_GRACE: Duration = Duration::from_millis(500);
 /// words. Its pipe closes when the process ends, so this is waited out only
 /// when the engine left children holding the pipe open.
 const STDERR_DRAIN: Duration = Duration::from_millis(500);
+
+/// Lines read ahead of the game thread at most: an engine flooding its output
+/// then waits on its pipe instead of filling the runner's memory.
+const LINES_AHEAD: usize = 1024;
+
+/// How often a wait for an engine looks whether the user interrupted the runner.
+const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
+/// Set when the user interrupts the runner (Ctrl-C): every wait for an engine
+/// then ends at once with [`ClientError::Interrupted`]. Process-wide, as the
+/// signal is.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Ends every wait for an engine, now and later, in this process.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 /// One line from the engine, with the moment the reader thread read it (the
 /// referee's clock stops then, however late the game thread looks at it).
@@ -66,6 +88,8 @@ pub enum ClientError {
         /// How long it waited, ms.
         waited_ms: u64,
     },
+    /// The user interrupted the runner while it waited.
+    Interrupted,
 }
 
 impl fmt::Display for ClientError {
@@ -86,11 +110,20 @@ impl fmt::Display for ClientError {
                 waiting_for,
                 waited_ms,
             } => write!(f, "no {waiting_for} within {waited_ms} ms"),
+            ClientError::Interrupted => write!(f, "interrupted by the user"),
         }
     }
 }
 
 impl std::error::Error for ClientError {}
+
+/// `start + wait`, or a far future if that would overflow the clock.
+pub fn later(start: Instant, wait: Duration) -> Instant {
+    start
+        .checked_add(wait)
+        .or_else(|| start.checked_add(Duration::from_secs(365 * 24 * 3600)))
+        .unwrap_or(start)
+}
 
 /// A running engine.
 pub struct EngineProcess {
@@ -181,7 +214,7 @@ impl EngineProcess {
             let _ = child.wait();
             return Err(ClientError::Spawn(std::io::Error::other("no pipes")));
         };
-        let (tx, lines) = channel();
+        let (tx, lines) = sync_channel(LINES_AHEAD);
         // The reader threads end when the pipes close, which killing the process
         // guarantees, unless it left children holding them: so they are never
         // joined without a deadline, which could hang the runner.
@@ -296,8 +329,18 @@ impl EngineProcess {
         if self.closed {
             return Err(self.exited());
         }
-        let timeout = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(timeout) {
+        let received = loop {
+            if interrupted() {
+                return Err(ClientError::Interrupted);
+            }
+            let timeout = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(timeout.min(INTERRUPT_POLL)) {
+                Err(RecvTimeoutError::Timeout)
+                    if !timeout.is_zero() && Instant::now() < deadline => {}
+                other => break other,
+            }
+        };
+        match received {
             Ok(Event::Line(line)) => {
                 log::debug!("< {}", line.text);
                 Ok(line)

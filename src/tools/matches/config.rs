@@ -1,11 +1,12 @@
 //! What a match is made of: the engines (name, command line, options, limits),
 //! their search limits and time controls, as given on the command line.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
 /// A clock: a base time and an increment per move, in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimeControl {
     /// Time on the clock at the start of the game.
     pub base_ms: u64,
@@ -66,7 +67,7 @@ impl fmt::Display for TimeControl {
 }
 
 /// How long an engine may think: any combination; `go` carries all of them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchLimits {
     /// A game clock, sent as wtime/btime/winc/binc and enforced by the referee.
     pub tc: Option<TimeControl>,
@@ -120,7 +121,7 @@ impl fmt::Display for SearchLimits {
 }
 
 /// One engine of the match.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineSpec {
     /// The name in records and tables (unique in the match).
     pub name: String,

@@ -3,7 +3,7 @@
 //! move, and ends the game by the rules or on a fault (a crash, an illegal or
 //! unreadable move, a time forfeit, no answer).
 
-use super::client::{ClientError, EngineProcess};
+use super::client::{ClientError, EngineProcess, later};
 use super::config::{EngineSpec, SearchLimits};
 use super::openings::Opening;
 use crate::protocol::reply::Reply;
@@ -488,14 +488,6 @@ fn deadline(
         None => later(sent, referee.hang_timeout),
     };
     Deadline { at, allowed_ms }
-}
-
-/// `start + wait`, or a far future if that would overflow the clock.
-pub fn later(start: Instant, wait: Duration) -> Instant {
-    start
-        .checked_add(wait)
-        .or_else(|| start.checked_add(Duration::from_secs(365 * 24 * 3600)))
-        .unwrap_or(start)
 }
 
 /// A line cut to a readable length for messages.

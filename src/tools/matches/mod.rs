@@ -6,12 +6,16 @@
 //! - [`game`]: one game, the referee's clocks and checks.
 //! - [`openings`]: where games start; the built-in set.
 //! - [`pgn`]: game records, written as each game ends and read back.
+//! - [`record`]: the JSON summary, rewritten whole after every game, that
+//!   `--resume` continues a match from.
 //! - [`stats`]: Elo, error bars, LOS, SPRT.
 //!
 //! This module schedules the games (each pair of engines plays every opening
 //! twice, colours swapped; round robin with more than two engines) on
 //! `--concurrency` worker threads, and gathers results on the calling thread,
 //! which writes records, prints progress and stops early when the SPRT decides.
+//! A user's interrupt ([`client::interrupt`]) ends the games in play at once;
+//! only finished games are counted, so a resumed match plays those again.
 
 mod args;
 pub mod client;
@@ -19,19 +23,23 @@ pub mod config;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod record;
 pub mod stats;
 
 pub use args::{MatchArgs, run};
+pub use record::MatchSettings;
 
 use client::ClientError;
 use config::{EngineSpec, SearchLimits};
 use game::{GameRecord, Referee, Seat, Termination};
 use openings::Opening;
+use serde::{Deserialize, Serialize};
 use stats::{Sprt, SprtState, Wdl};
+use std::collections::HashSet;
 use std::fmt::{self, Write as _};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::channel;
 use std::sync::{Mutex, PoisonError};
@@ -71,12 +79,15 @@ pub enum MatchError {
     /// Engines that could not be started, or did not complete the handshake,
     /// before the first game: (name, command line, what went wrong).
     EnginesDidNotStart(Vec<(String, String, ClientError)>),
+    /// The record given to `--resume` could not be read back.
+    Resume(String),
 }
 
 impl fmt::Display for MatchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MatchError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            MatchError::Resume(why) => write!(f, "--resume: {why}"),
             MatchError::EnginesDidNotStart(failures) => {
                 let each = |(name, command, error): &(String, String, ClientError)| {
                     let hint = match error {
@@ -194,8 +205,9 @@ pub struct EngineTally {
     pub start_failures: u32,
 }
 
-/// One game as the summary lists it.
-#[derive(Clone, Debug)]
+/// One game as the summary lists it, and as a record keeps it for `--resume`:
+/// everything the tallies are counted from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
     /// The game's number.
     pub round: usize,
@@ -203,14 +215,43 @@ pub struct GameSummary {
     pub red: String,
     /// Blue's engine.
     pub blue: String,
-    /// How it ended.
-    pub termination: Termination,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The kind of ending ([`Termination::kind`]).
+    pub reason: String,
+    /// How it ended, in words.
+    pub termination: String,
+    /// The engine at fault, for a game lost on a fault.
+    pub faulty: Option<String>,
     /// Plies played, the opening's included.
     pub plies: usize,
     /// Plies of the opening.
     pub opening_plies: usize,
     /// Wall time, ms.
     pub duration_ms: u64,
+}
+
+impl GameSummary {
+    /// The summary of a finished game.
+    fn of(record: &GameRecord, job: Job, names: &[&str]) -> GameSummary {
+        let t = &record.termination;
+        let (red, blue) = (names[job.red], names[job.blue]);
+        GameSummary {
+            round: record.round,
+            red: red.to_string(),
+            blue: blue.to_string(),
+            result: t.score_text().to_string(),
+            reason: t.kind().to_string(),
+            termination: t.to_string(),
+            faulty: t.faulty().map(|side| match side {
+                crate::rules::Side::Red => red.to_string(),
+                crate::rules::Side::Blue => blue.to_string(),
+            }),
+            plies: record.moves.len(),
+            opening_plies: record.opening_plies,
+            duration_ms: record.duration.as_millis() as u64,
+        }
+    }
 }
 
 /// The results of a match.
@@ -234,6 +275,8 @@ pub struct MatchSummary {
     pub limits: String,
     /// Wall time of the match, seconds.
     pub seconds: f64,
+    /// Whether the user stopped the match before it was over.
+    pub interrupted: bool,
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), from the system clock alone: days
@@ -305,21 +348,36 @@ fn pgn_record(
 /// Plays the match: progress on stderr, records as games end. Answers the
 /// summary (also written as JSON if asked).
 pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
+    play_match(config, Vec::new(), 0.0)
+}
+
+/// Plays the rest of the match whose record (its JSON summary) is at `path`:
+/// the same games in the same order as the first run would have played them,
+/// the finished ones counted from the record, the summary written back there.
+/// The PGN file, if any, keeps only the finished games' records before the
+/// new ones are appended.
+pub fn resume_match(path: &Path) -> Result<MatchSummary, MatchError> {
+    let resumed = record::read(path).map_err(MatchError::Resume)?;
+    if let Some(pgn) = &resumed.config.pgn {
+        let rounds: HashSet<usize> = resumed.games.iter().map(|g| g.round).collect();
+        record::repair_pgn(pgn, &rounds).map_err(|error| MatchError::Io {
+            path: pgn.clone(),
+            error,
+        })?;
+    }
+    play_match(&resumed.config, resumed.games, resumed.seconds)
+}
+
+/// Plays the games of the match not in `done`, after counting those.
+fn play_match(
+    config: &MatchConfig,
+    done: Vec<GameSummary>,
+    seconds_before: f64,
+) -> Result<MatchSummary, MatchError> {
     let began = Instant::now();
-    check_engines_start(config)?;
     let io = |path: &PathBuf| {
         let path = path.clone();
         move |error| MatchError::Io { path, error }
-    };
-    let mut pgn_file: Option<File> = match &config.pgn {
-        Some(p) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(io(p))?,
-        ),
-        None => None,
     };
     let (pairs, jobs) = schedule(
         config.engines.len(),
@@ -328,20 +386,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
     );
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     let mut summary = MatchSummary {
-        planned: jobs.len(),
-        pairs: pairs
-            .iter()
-            .map(|&(a, b)| (names[a].to_string(), names[b].to_string(), Wdl::default()))
-            .collect(),
-        engines: names
-            .iter()
-            .map(|n| EngineTally {
-                name: n.to_string(),
-                ..EngineTally::default()
-            })
-            .collect(),
         sprt: config.sprt.map(|s| (s, 0.0, SprtState::Continue)),
-        games: Vec::new(),
         rules: config.referee.rules.to_string(),
         variant: config
             .referee
@@ -363,13 +408,66 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
                 .collect::<Vec<_>>()
                 .join("; ")
         },
-        seconds: 0.0,
+        seconds: seconds_before,
+        ..MatchSummary::new(&names, &pairs, jobs.len())
+    };
+    for game in done {
+        let job = game
+            .round
+            .checked_sub(1)
+            .and_then(|i| jobs.get(i))
+            .filter(|job| names[job.red] == game.red && names[job.blue] == game.blue)
+            .copied()
+            .ok_or_else(|| {
+                MatchError::Resume(format!(
+                    "game {} ({} vs {}) is not a game of this match",
+                    game.round, game.red, game.blue
+                ))
+            })?;
+        summary.count(game, job);
+    }
+    let finished: HashSet<usize> = summary.games.iter().map(|g| g.round).collect();
+    let jobs: Vec<Job> = jobs
+        .into_iter()
+        .filter(|j| !finished.contains(&j.round))
+        .collect();
+    let decided = summary
+        .sprt
+        .is_some_and(|(_, _, state)| state != SprtState::Continue);
+    let settings = MatchSettings::of(config);
+    let write_summary = |summary: &MatchSummary| match &config.json {
+        Some(path) => {
+            record::write_atomically(path, &record::summary_json(summary, Some(&settings)))
+                .map_err(io(path))
+        }
+        None => Ok(()),
+    };
+    if jobs.is_empty() || decided {
+        summary.seconds = seconds_before + began.elapsed().as_secs_f64();
+        write_summary(&summary)?;
+        return Ok(summary);
+    }
+    check_engines_start(config)?;
+    let mut pgn_file: Option<File> = match &config.pgn {
+        Some(p) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(io(p))?,
+        ),
+        None => None,
     };
     let date = today();
     eprintln!(
-        "match: {} engines, {} games, {} at once; {}; {} openings; rules {}",
+        "match: {} engines, {} games{}, {} at once; {}; {} openings; rules {}",
         names.len(),
-        jobs.len(),
+        summary.planned,
+        if finished.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} played already)", finished.len())
+        },
         config.concurrency,
         summary.limits,
         config.openings.len(),
@@ -388,7 +486,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
             let tx = tx.clone();
             let (jobs, next, stop, broken) = (&jobs, &next, &stop, &broken);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::Relaxed) && !client::interrupted() {
                     let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
@@ -401,6 +499,11 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
         }
         drop(tx);
         for (job, record) in rx {
+            // A game ended by the interrupt is no result: its engines were
+            // stopped (or, from a terminal, got the signal too).
+            if client::interrupted() {
+                continue;
+            }
             let red = &config.engines[job.red];
             let blue = &config.engines[job.blue];
             let limits = limits_text(&red.limits, &blue.limits);
@@ -420,21 +523,30 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
                 }
             }
             report_fault(&record, job, &names);
-            summary.add(&record, job, &names);
-            if let Some((sprt, llr, state)) = summary.sprt.as_mut() {
-                let wdl = summary.pairs[0].2;
-                *llr = sprt.llr(&wdl);
-                *state = sprt.state(&wdl);
-                if *state != SprtState::Continue && !stop.swap(true, Ordering::Relaxed) {
-                    eprintln!("SPRT: {state} (LLR {llr:.2}); finishing the games in play");
-                }
+            summary.count(GameSummary::of(&record, job, &names), job);
+            if let Some((_, llr, state)) = summary.sprt.as_ref()
+                && *state != SprtState::Continue
+                && !stop.swap(true, Ordering::Relaxed)
+            {
+                eprintln!("SPRT: {state} (LLR {llr:.2}); finishing the games in play");
+            }
+            summary.seconds = seconds_before + began.elapsed().as_secs_f64();
+            if write_error.is_none()
+                && let Err(e) = write_summary(&summary)
+            {
+                eprintln!(
+                    "error: cannot write the summary after game {}: {e}",
+                    record.round
+                );
+                write_error = Some(e);
             }
             eprintln!("{}", summary.progress_line(&record, job));
         }
     });
-    summary.seconds = began.elapsed().as_secs_f64();
-    if let Some(path) = &config.json {
-        std::fs::write(path, summary.json()).map_err(io(path))?;
+    summary.seconds = seconds_before + began.elapsed().as_secs_f64();
+    summary.interrupted = client::interrupted() && summary.games.len() < summary.planned;
+    if write_error.is_none() {
+        write_summary(&summary)?;
     }
     match write_error {
         Some(e) => Err(e),
@@ -567,10 +679,41 @@ fn elo_text(elo: f64) -> String {
 }
 
 impl MatchSummary {
-    /// Counts a finished game.
-    fn add(&mut self, record: &GameRecord, job: Job, names: &[&str]) {
+    /// A summary of no game yet of `planned` between `names`, in `pairs` (of
+    /// indices into `names`); no SPRT, rules or limits.
+    fn new(names: &[&str], pairs: &[(usize, usize)], planned: usize) -> MatchSummary {
+        MatchSummary {
+            planned,
+            pairs: pairs
+                .iter()
+                .map(|&(a, b)| (names[a].to_string(), names[b].to_string(), Wdl::default()))
+                .collect(),
+            engines: names
+                .iter()
+                .map(|n| EngineTally {
+                    name: n.to_string(),
+                    ..EngineTally::default()
+                })
+                .collect(),
+            sprt: None,
+            games: Vec::new(),
+            rules: String::new(),
+            variant: String::new(),
+            limits: String::new(),
+            seconds: 0.0,
+            interrupted: false,
+        }
+    }
+
+    /// Counts a finished game, from its summary alone (as a resumed match
+    /// counts the games of its record), and lists it; the SPRT looks again.
+    fn count(&mut self, game: GameSummary, job: Job) {
         use crate::rules::Side;
-        let winner = record.termination.winner();
+        let winner = match game.result.as_str() {
+            "1-0" => Some(Side::Red),
+            "0-1" => Some(Side::Blue),
+            _ => None,
+        };
         let seat_engine = [job.red, job.blue];
         for side in [Side::Red, Side::Blue] {
             let t = &mut self.engines[seat_engine[side.index()]];
@@ -580,22 +723,25 @@ impl MatchSummary {
                 None => t.wdl.draws += 1,
             }
         }
-        let faulty = match &record.termination {
-            Termination::BothFailedToStart { .. } => vec![Side::Red, Side::Blue],
-            t => t.faulty().into_iter().collect(),
+        let faulty: Vec<usize> = match &game.faulty {
+            Some(name) if *name == game.red => vec![job.red],
+            Some(_) => vec![job.blue],
+            // Neither engine started: both are at fault, neither lost.
+            None if game.reason == "start-failure" => vec![job.red, job.blue],
+            None => vec![],
         };
-        for side in faulty {
-            let t = &mut self.engines[seat_engine[side.index()]];
-            match &record.termination {
-                Termination::TimeForfeit { .. } => t.time_forfeits += 1,
-                Termination::IllegalMove { .. } => t.illegal_moves += 1,
-                Termination::Crash { .. } => t.crashes += 1,
-                Termination::NoAnswer { .. } => t.no_answers += 1,
+        for engine in faulty {
+            let t = &mut self.engines[engine];
+            match game.reason.as_str() {
+                "time-forfeit" => t.time_forfeits += 1,
+                "illegal-move" => t.illegal_moves += 1,
+                "crash" => t.crashes += 1,
+                "no-answer" => t.no_answers += 1,
                 _ => t.start_failures += 1,
             }
         }
         // The pair's results from its first engine's side.
-        let first_is_red = names[job.red] == self.pairs[job.pair].0;
+        let first_is_red = game.red == self.pairs[job.pair].0;
         let first_side = if first_is_red { Side::Red } else { Side::Blue };
         let wdl = &mut self.pairs[job.pair].2;
         match winner {
@@ -603,15 +749,12 @@ impl MatchSummary {
             Some(_) => wdl.losses += 1,
             None => wdl.draws += 1,
         }
-        self.games.push(GameSummary {
-            round: record.round,
-            red: names[job.red].to_string(),
-            blue: names[job.blue].to_string(),
-            termination: record.termination.clone(),
-            plies: record.moves.len(),
-            opening_plies: record.opening_plies,
-            duration_ms: record.duration.as_millis() as u64,
-        });
+        if let Some((sprt, llr, state)) = self.sprt.as_mut() {
+            let wdl = self.pairs[0].2;
+            *llr = sprt.llr(&wdl);
+            *state = sprt.state(&wdl);
+        }
+        self.games.push(game);
     }
 
     /// The progress line after a game: the game, then its pair's standing.
@@ -733,7 +876,7 @@ impl MatchSummary {
         }
         let mut kinds: Vec<(&str, usize)> = Vec::new();
         for g in &self.games {
-            let k = g.termination.kind();
+            let k = g.reason.as_str();
             match kinds.iter_mut().find(|(n, _)| *n == k) {
                 Some(entry) => entry.1 += 1,
                 None => kinds.push((k, 1)),
@@ -746,113 +889,7 @@ impl MatchSummary {
 
     /// The summary as JSON: engines, pairs, SPRT, and every game's ending.
     pub fn json(&self) -> String {
-        let num = |x: f64| {
-            if x.is_finite() {
-                format!("{x}")
-            } else {
-                "null".to_string()
-            }
-        };
-        let opt = |x: Option<f64>| x.map_or("null".to_string(), num);
-        let mut s = String::from("{\n");
-        let _ = writeln!(s, "  \"planned\": {},", self.planned);
-        let _ = writeln!(s, "  \"played\": {},", self.games.len());
-        let _ = writeln!(s, "  \"seconds\": {},", num(self.seconds));
-        let _ = writeln!(s, "  \"variant\": {},", crate::json::string(&self.variant));
-        let _ = writeln!(s, "  \"rules\": {},", crate::json::string(&self.rules));
-        let _ = writeln!(s, "  \"limits\": {},", crate::json::string(&self.limits));
-        s.push_str("  \"engines\": [\n");
-        let engines: Vec<String> = self
-            .engines
-            .iter()
-            .map(|e| {
-                format!(
-                    "    {{\"name\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"points\": {}, \"time_forfeits\": {}, \"crashes\": {}, \"illegal_moves\": {}, \"no_answers\": {}, \"start_failures\": {}}}",
-                    crate::json::string(&e.name),
-                    e.wdl.games(),
-                    e.wdl.wins,
-                    e.wdl.draws,
-                    e.wdl.losses,
-                    num(e.wdl.points()),
-                    e.time_forfeits,
-                    e.crashes,
-                    e.illegal_moves,
-                    e.no_answers,
-                    e.start_failures
-                )
-            })
-            .collect();
-        s.push_str(&engines.join(",\n"));
-        s.push_str("\n  ],\n  \"pairs\": [\n");
-        let pairs: Vec<String> = self
-            .pairs
-            .iter()
-            .map(|(a, b, w)| {
-                let (elo, err) = w.elo().map_or((None, None), |(e, r)| (Some(e), Some(r)));
-                format!(
-                    "    {{\"first\": {}, \"second\": {}, \"games\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, \"score\": {}, \"elo\": {}, \"elo_error\": {}, \"los\": {}}}",
-                    crate::json::string(a),
-                    crate::json::string(b),
-                    w.games(),
-                    w.wins,
-                    w.draws,
-                    w.losses,
-                    opt(w.score()),
-                    opt(elo),
-                    opt(err),
-                    opt(w.los())
-                )
-            })
-            .collect();
-        s.push_str(&pairs.join(",\n"));
-        s.push_str("\n  ],\n");
-        match &self.sprt {
-            Some((sprt, llr, state)) => {
-                let (lo, hi) = sprt.bounds();
-                let _ = writeln!(
-                    s,
-                    "  \"sprt\": {{\"elo0\": {}, \"elo1\": {}, \"alpha\": {}, \"beta\": {}, \"llr\": {}, \"lower\": {}, \"upper\": {}, \"state\": {}}},",
-                    num(sprt.elo0),
-                    num(sprt.elo1),
-                    num(sprt.alpha),
-                    num(sprt.beta),
-                    num(*llr),
-                    num(lo),
-                    num(hi),
-                    crate::json::string(&state.to_string())
-                );
-            }
-            None => s.push_str("  \"sprt\": null,\n"),
-        }
-        s.push_str("  \"games\": [\n");
-        let games: Vec<String> = self
-            .games
-            .iter()
-            .map(|g| {
-                let t = &g.termination;
-                let faulty = t.faulty().map_or("null".to_string(), |side| {
-                    crate::json::string(match side {
-                        crate::rules::Side::Red => &g.red,
-                        crate::rules::Side::Blue => &g.blue,
-                    })
-                });
-                format!(
-                    "    {{\"round\": {}, \"red\": {}, \"blue\": {}, \"result\": {}, \"reason\": {}, \"termination\": {}, \"faulty\": {faulty}, \"plies\": {}, \"opening_plies\": {}, \"duration_ms\": {}}}",
-                    g.round,
-                    crate::json::string(&g.red),
-                    crate::json::string(&g.blue),
-                    crate::json::string(t.score_text()),
-                    crate::json::string(t.kind()),
-                    crate::json::string(&t.to_string()),
-                    g.plies,
-                    g.opening_plies,
-                    g.duration_ms
-                )
-            })
-            .collect();
-        s.push_str(&games.join(",\n"));
-        s.push_str("\n  ]\n}\n");
-        s
+        record::summary_json(self, None)
     }
 }
 
@@ -874,11 +911,31 @@ mod tests {
     }
 
     #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(
-            crate::json::string("a\"b\\c\n\u{1}é"),
-            "\"a\\\"b\\\\c\\n\\u0001é\""
-        );
+    fn a_game_counts_the_same_from_its_summary_read_back() {
+        let (_, jobs) = schedule(2, 2, 1);
+        let names = ["a", "b"];
+        let record = GameRecord {
+            round: 2,
+            start_fen: crate::rules::START_FEN.into(),
+            moves: vec![],
+            opening_plies: 0,
+            termination: Termination::Crash {
+                side: crate::rules::Side::Red,
+                detail: "exited \"badly\"".into(),
+            },
+            duration: std::time::Duration::from_millis(7),
+        };
+        let game = GameSummary::of(&record, jobs[1], &names);
+        assert_eq!(game.faulty.as_deref(), Some("b"), "b is Red in game 2");
+        let text = serde_json::to_string(&game).unwrap();
+        let back: GameSummary = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, game);
+        let mut summary = MatchSummary::new(&names, &[(0, 1)], 2);
+        summary.count(back, jobs[1]);
+        assert_eq!(summary.engines[1].crashes, 1);
+        assert_eq!(summary.engines[1].wdl.losses, 1);
+        assert_eq!(summary.engines[0].wdl.wins, 1);
+        assert_eq!(summary.pairs[0].2.wins, 1, "a, the pair's first, won");
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub const DEFAULT_OPENINGS: &str = include_str!("../../../bench-positions/openin
 
 /// Where a game starts: a position and moves played from it (the moves are
 /// part of the game record, so repetitions count from the position).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Opening {
     /// The first position, as text.
     pub fen: String,

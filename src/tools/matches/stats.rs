@@ -112,7 +112,7 @@ pub fn erf(x: f64) -> f64 {
 }
 
 /// A sequential probability ratio test between two Elo hypotheses.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sprt {
     /// The Elo difference of H0 (usually 0: the change is no better).
     pub elo0: f64,

@@ -1,0 +1,352 @@
+//! The match record on disk: the JSON summary (rewritten after every game,
+//! through a temporary file and a rename, so that a runner killed at any
+//! moment leaves the last complete summary), holding the match's settings so
+//! that `--resume` can play the rest; and the repair of the PGN file before a
+//! resumed match appends to it.
+
+use super::config::EngineSpec;
+use super::game::Referee;
+use super::openings::Opening;
+use super::pgn;
+use super::stats::Sprt;
+use super::{GameSummary, MatchConfig, MatchSummary};
+use crate::rules::Rules;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Everything a resumed match needs to play the same games as the first run:
+/// [`MatchConfig`] in a form that reads back. The openings are kept as played
+/// (not as a file name or seed), so a changed openings file cannot change them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MatchSettings {
+    engines: Vec<EngineSpec>,
+    /// The rules as `Name=Value` words.
+    rules: String,
+    rule_settings: Vec<(String, String)>,
+    margin_ms: u64,
+    start_timeout_ms: u64,
+    hang_timeout_ms: u64,
+    max_plies: Option<usize>,
+    openings: Vec<Opening>,
+    games_per_pair: usize,
+    concurrency: usize,
+    sprt: Option<Sprt>,
+    pgn: Option<PathBuf>,
+}
+
+impl MatchSettings {
+    /// The settings of `config`.
+    pub fn of(config: &MatchConfig) -> MatchSettings {
+        let referee = &config.referee;
+        MatchSettings {
+            engines: config.engines.clone(),
+            rules: referee.rules.to_string(),
+            rule_settings: referee.rule_settings.clone(),
+            margin_ms: referee.margin_ms,
+            start_timeout_ms: referee.start_timeout.as_millis() as u64,
+            hang_timeout_ms: referee.hang_timeout.as_millis() as u64,
+            max_plies: referee.max_plies,
+            openings: config.openings.clone(),
+            games_per_pair: config.games_per_pair,
+            concurrency: config.concurrency,
+            sprt: config.sprt,
+            pgn: config.pgn.clone(),
+        }
+    }
+
+    /// The match again, its summary going to `json`.
+    fn config(self, json: &Path) -> Result<MatchConfig, String> {
+        let mut rules = Rules::default();
+        rules
+            .apply_settings(self.rules.split_whitespace())
+            .map_err(|e| format!("the rules of the record: {e}"))?;
+        if self.engines.len() < 2 || self.openings.is_empty() || self.games_per_pair == 0 {
+            return Err("the record's settings name no match to play".into());
+        }
+        for (i, opening) in self.openings.iter().enumerate() {
+            opening
+                .game(rules)
+                .map_err(|e| format!("opening {} of the record: {e}", i + 1))?;
+        }
+        Ok(MatchConfig {
+            engines: self.engines,
+            referee: Referee {
+                rules,
+                rule_settings: self.rule_settings,
+                margin_ms: self.margin_ms,
+                start_timeout: Duration::from_millis(self.start_timeout_ms.max(1)),
+                hang_timeout: Duration::from_millis(self.hang_timeout_ms.max(1)),
+                max_plies: self.max_plies,
+            },
+            openings: self.openings,
+            games_per_pair: self.games_per_pair,
+            concurrency: self.concurrency.max(1),
+            sprt: self.sprt,
+            pgn: self.pgn,
+            json: Some(json.to_path_buf()),
+        })
+    }
+}
+
+/// One engine's line of the summary.
+#[derive(Serialize)]
+struct EngineJson<'a> {
+    name: &'a str,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    points: f64,
+    time_forfeits: u32,
+    crashes: u32,
+    illegal_moves: u32,
+    no_answers: u32,
+    start_failures: u32,
+}
+
+/// One pair's line of the summary, from the first engine's side.
+#[derive(Serialize)]
+struct PairJson<'a> {
+    first: &'a str,
+    second: &'a str,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: Option<f64>,
+    elo: Option<f64>,
+    elo_error: Option<f64>,
+    los: Option<f64>,
+}
+
+/// The SPRT's line of the summary.
+#[derive(Serialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    state: String,
+}
+
+/// The summary as written. Non-finite numbers (an Elo of a match won or lost
+/// outright) are written as `null`.
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    planned: usize,
+    played: usize,
+    /// Whether the user stopped the match before it was over.
+    interrupted: bool,
+    seconds: f64,
+    variant: &'a str,
+    rules: &'a str,
+    limits: &'a str,
+    engines: Vec<EngineJson<'a>>,
+    pairs: Vec<PairJson<'a>>,
+    sprt: Option<SprtJson>,
+    games: &'a [GameSummary],
+    /// Absent when the summary is printed for itself rather than as a record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    settings: Option<&'a MatchSettings>,
+}
+
+/// The summary's JSON, with the settings that make it a record `--resume` reads.
+pub fn summary_json(summary: &MatchSummary, settings: Option<&MatchSettings>) -> String {
+    let finite = |x: f64| Some(x).filter(|x| x.is_finite());
+    let json = SummaryJson {
+        planned: summary.planned,
+        played: summary.games.len(),
+        interrupted: summary.interrupted,
+        seconds: summary.seconds,
+        variant: &summary.variant,
+        rules: &summary.rules,
+        limits: &summary.limits,
+        engines: summary
+            .engines
+            .iter()
+            .map(|e| EngineJson {
+                name: &e.name,
+                games: e.wdl.games(),
+                wins: e.wdl.wins,
+                draws: e.wdl.draws,
+                losses: e.wdl.losses,
+                points: e.wdl.points(),
+                time_forfeits: e.time_forfeits,
+                crashes: e.crashes,
+                illegal_moves: e.illegal_moves,
+                no_answers: e.no_answers,
+                start_failures: e.start_failures,
+            })
+            .collect(),
+        pairs: summary
+            .pairs
+            .iter()
+            .map(|(first, second, w)| {
+                let (elo, err) = w.elo().map_or((None, None), |(e, r)| (Some(e), Some(r)));
+                PairJson {
+                    first,
+                    second,
+                    games: w.games(),
+                    wins: w.wins,
+                    draws: w.draws,
+                    losses: w.losses,
+                    score: w.score().and_then(finite),
+                    elo: elo.and_then(finite),
+                    elo_error: err.and_then(finite),
+                    los: w.los().and_then(finite),
+                }
+            })
+            .collect(),
+        sprt: summary.sprt.as_ref().map(|(sprt, llr, state)| {
+            let (lower, upper) = sprt.bounds();
+            SprtJson {
+                elo0: sprt.elo0,
+                elo1: sprt.elo1,
+                alpha: sprt.alpha,
+                beta: sprt.beta,
+                llr: *llr,
+                lower,
+                upper,
+                state: state.to_string(),
+            }
+        }),
+        games: &summary.games,
+        settings,
+    };
+    let mut text = serde_json::to_string_pretty(&json).expect("the summary serialises");
+    text.push('\n');
+    text
+}
+
+/// Replaces `path` by `text` so that a reader (or a crash) sees either the old
+/// file or the new one whole: written beside it, flushed to disk, renamed over.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    let temporary = path.with_file_name(name);
+    let mut file = std::fs::File::create(&temporary)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&temporary, path)
+}
+
+/// What a record holds for `--resume`: only these fields are read back; the
+/// tallies are counted again from the games.
+#[derive(Deserialize)]
+struct RecordFile {
+    settings: MatchSettings,
+    games: Vec<GameSummary>,
+    #[serde(default)]
+    seconds: Option<f64>,
+}
+
+/// An interrupted match read back: its settings, its finished games and the
+/// wall time it had taken.
+pub struct Resumed {
+    /// The match, its summary going back to the record.
+    pub config: MatchConfig,
+    /// The games finished before the interruption.
+    pub games: Vec<GameSummary>,
+    /// The wall time of the earlier runs, seconds.
+    pub seconds: f64,
+}
+
+/// Reads the record at `path` for `--resume`.
+pub fn read(path: &Path) -> Result<Resumed, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let record: RecordFile = serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}: not a match record that can be resumed (written by `doushou match --json`): {e}",
+            path.display()
+        )
+    })?;
+    let config = record.settings.config(path)?;
+    Ok(Resumed {
+        config,
+        games: record.games,
+        seconds: record.seconds.filter(|s| s.is_finite()).unwrap_or(0.0),
+    })
+}
+
+/// Keeps in the PGN file at `path` only the records of `rounds`: a runner
+/// killed between writing a game's record and the summary, or in the middle
+/// of a record, must not leave that game twice (or half of it) once the
+/// resumed match plays it again. A missing file is left missing.
+pub fn repair_pgn(path: &Path, rounds: &HashSet<usize>) -> std::io::Result<()> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let mut kept = String::with_capacity(text.len());
+    for chunk in record_chunks(&text) {
+        let finished = pgn::parse(chunk).ok().is_some_and(|records| {
+            records.len() == 1
+                && records[0]
+                    .tag("Round")
+                    .and_then(|r| r.parse().ok())
+                    .is_some_and(|r| rounds.contains(&r))
+        });
+        if finished {
+            kept.push_str(chunk);
+        }
+    }
+    if kept != text {
+        write_atomically(path, &kept)?;
+    }
+    Ok(())
+}
+
+/// The text of each record of a PGN file: a record starts at a tag line that
+/// follows a line that is not a tag.
+fn record_chunks(text: &str) -> Vec<&str> {
+    let mut starts = vec![0];
+    let mut offset = 0;
+    let mut in_tags = false;
+    for line in text.split_inclusive('\n') {
+        let is_tag = line.trim_start().starts_with('[');
+        if is_tag && !in_tags && offset > 0 {
+            starts.push(offset);
+        }
+        if !line.trim().is_empty() {
+            in_tags = is_tag;
+        }
+        offset += line.len();
+    }
+    starts.push(text.len());
+    starts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_whole_records_of_finished_rounds_are_kept() {
+        let record = |round: usize| {
+            pgn::Record {
+                tags: vec![("Round".into(), round.to_string())],
+                moves: vec!["g3g4".into()],
+                result: "1-0".into(),
+            }
+            .to_string()
+        };
+        let (one, two, three) = (record(1), record(2), record(3));
+        let cut = &three[..three.len() - 8];
+        let dir = std::env::temp_dir().join(format!("doushou-repair-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.pgn");
+        std::fs::write(&path, format!("{one}{two}{cut}")).unwrap();
+        repair_pgn(&path, &HashSet::from([1, 3])).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), one);
+        repair_pgn(&dir.join("missing.pgn"), &HashSet::new()).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
