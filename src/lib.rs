@@ -4,6 +4,7 @@
 //! - [`engine`]: evaluation, search, transposition table, time; the [`engine::Engine`]
 //!   object that the protocol and every tool drive.
 //! - [`protocol`]: the text protocol of `protocol.md`.
+//! - [`args`]: the command-line argument groups shared by the tools and the front ends.
 //! - [`bench`]: the fixed search whose node count signs each change.
 //! - [`cli`]: the command line and its tools.
 //! - [`gui`]: the browser GUI that `doushou gui` serves.
@@ -14,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod args;
 pub mod bench;
 pub mod cli;
 pub mod engine;

@@ -4,8 +4,8 @@
 //! Exit code: 0 when the position was drawn, 1 when it is invalid, 2 for a
 //! usage error (bad arrow, unknown rules, a file that cannot be written).
 
-use super::RulesArgs;
 use super::analyse::input::{self, InputError};
+use crate::args::RulesArgs;
 use crate::rules::{ALL_TRAPS, DEN, FILES, Game, Move, Piece, RANKS, Side, Square, TRAPS, WATER};
 use clap::{Args, ValueEnum};
 use std::fmt::Write as _;

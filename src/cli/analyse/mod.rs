@@ -12,7 +12,7 @@ pub mod input;
 pub mod pool;
 pub mod report;
 
-use super::{EvalArgs, RulesArgs};
+use crate::args::{EvalArgs, RulesArgs};
 use crate::engine::Limits;
 use crate::engine::time::TimeLimits;
 use crate::rules::Side;

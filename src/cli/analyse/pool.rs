@@ -113,7 +113,7 @@ fn new_engine(setup: &Setup) -> Result<Engine, String> {
             .set_option(name, Some(&value))
             .map_err(|e| e.to_string())?;
     }
-    crate::cli::apply_settings(&mut engine, &setup.engine_options)?;
+    crate::args::apply_settings(&mut engine, &setup.engine_options)?;
     Ok(engine)
 }
 
