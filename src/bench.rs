@@ -74,7 +74,7 @@ pub fn run(
             result.depth,
             result.nodes,
             result.best_move,
-            crate::engine::search::Score::from_internal(result.score)
+            crate::engine::score::Score::from_internal(result.score)
         ));
     }
     let report = BenchReport {

@@ -4,6 +4,7 @@
 
 pub mod eval;
 pub mod nnue;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
@@ -787,8 +788,8 @@ fn game_start_fen(game: &Game) -> String {
 fn finished_result(outcome: Outcome, game: &Game) -> SearchResult {
     let score = match outcome {
         Outcome::Draw(_) => 0,
-        Outcome::Win { winner, .. } if winner == game.position().side_to_move() => search::MATE,
-        Outcome::Win { .. } => -search::MATE,
+        Outcome::Win { winner, .. } if winner == game.position().side_to_move() => score::MATE,
+        Outcome::Win { .. } => -score::MATE,
     };
     SearchResult {
         best_move: Move::NULL,

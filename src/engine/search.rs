@@ -11,17 +11,12 @@
 
 use super::eval::{Weights, evaluate};
 use super::nnue::{Accumulator, AccumulatorStack, Network};
+use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules, Side};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// A win in `n` plies from the root scores `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// Scores at or beyond this (in absolute value) are mates.
-pub const MATE_BOUND: i32 = MATE - 1_000;
-/// Above every score.
-pub const INFINITY: i32 = MATE + 1;
 /// The deepest the search goes, quiescence included.
 pub const MAX_PLY: usize = 128;
 
@@ -79,37 +74,6 @@ impl Features {
     };
 }
 
-/// A score as the protocol reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns for the side to move.
-    Cp(i32),
-    /// A forced win in this many moves (negative: a forced loss).
-    Mate(i32),
-}
-
-impl Score {
-    /// The protocol form of an internal score.
-    pub fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score) / 2)
-        } else {
-            Score::Cp(score)
-        }
-    }
-}
-
-impl std::fmt::Display for Score {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Mate(n) => write!(f, "mate {n}"),
-        }
-    }
-}
-
 /// One line of search progress, as `info` prints it.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
@@ -119,10 +83,10 @@ pub struct SearchInfo {
     pub seldepth: i32,
     /// Which line of MultiPV (1-based).
     pub multipv: usize,
-    /// The line's score, internal units (see [`Score::from_internal`]).
+    /// The line's score, internal units (see [`super::score::Score::from_internal`]).
     pub score: i32,
     /// `Lower` on a fail high, `Upper` on a fail low, `Exact` otherwise.
-    pub bound: Bound,
+    pub bound: ScoreBound,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Milliseconds since `go`.
@@ -396,7 +360,7 @@ impl<'a> Worker<'a> {
                 // Reported once the depth is done: a later line may overtake an
                 // earlier one, which would otherwise be reported twice.
                 for pv_index in 0..multipv {
-                    self.report(depth, pv_index, Bound::Exact, listener);
+                    self.report(depth, pv_index, ScoreBound::Exact, listener);
                 }
             }
             self.can_stop = true;
@@ -457,13 +421,13 @@ impl<'a> Worker<'a> {
             self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if score <= alpha {
                 if self.is_main() {
-                    self.report(depth, pv_index, Bound::Upper, listener);
+                    self.report(depth, pv_index, ScoreBound::Upper, listener);
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
                 if self.is_main() {
-                    self.report(depth, pv_index, Bound::Lower, listener);
+                    self.report(depth, pv_index, ScoreBound::Lower, listener);
                 }
                 beta = (score + delta).min(INFINITY);
             } else {
@@ -518,7 +482,7 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn report(&self, depth: i32, pv_index: usize, bound: Bound, listener: &dyn Listener) {
+    fn report(&self, depth: i32, pv_index: usize, bound: ScoreBound, listener: &dyn Listener) {
         let rm = &self.root_moves[pv_index];
         let score = if rm.score == -INFINITY {
             rm.previous_score

@@ -11,9 +11,9 @@ use super::api::{
 use super::engine::{EngineHandle, Event, Request};
 use crate::cli::analyse::input;
 use crate::cli::show::{Ground, ground, squares_top_down};
-use crate::engine::search::Score;
+use crate::engine::score::{Score, ScoreBound};
 use crate::options::OptionKind;
-use crate::protocol::reply::{InfoLine, ScoreBound};
+use crate::protocol::reply::InfoLine;
 use crate::rules::{
     DrawReason, Game, Move, Outcome, Position, RULE_OPTION_NAMES, Rules, Side, WinReason,
 };

@@ -3,7 +3,7 @@
 //! it; `Display` prints each line exactly as the protocol loop does, so that the
 //! engine can print through it too and both sides agree by construction.
 
-use crate::engine::search::Score;
+use crate::engine::score::{Score, ScoreBound};
 use crate::options::OptionKind;
 use crate::rules::Move;
 use std::fmt;
@@ -89,18 +89,6 @@ pub struct OptionLine {
     pub max: Option<i64>,
     /// The choices of a combo.
     pub vars: Vec<String>,
-}
-
-/// Whether a reported score is exact or a bound (an aspiration fail).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ScoreBound {
-    /// The score is the line's value.
-    #[default]
-    Exact,
-    /// `lowerbound`: the value is at least this (fail high).
-    Lower,
-    /// `upperbound`: the value is at most this (fail low).
-    Upper,
 }
 
 /// An `info` line. Every field is optional; `Display` prints those present in
@@ -657,13 +645,13 @@ mod tests {
 
     #[test]
     fn the_protocol_loops_info_lines_round_trip() {
-        use crate::engine::search::{MATE, SearchInfo};
-        use crate::engine::tt::Bound;
+        use crate::engine::score::MATE;
+        use crate::engine::search::SearchInfo;
         for (score, bound, wdl) in [
-            (35, Bound::Exact, false),
-            (-120, Bound::Lower, true),
-            (MATE - 5, Bound::Upper, true),
-            (-MATE + 2, Bound::Exact, false),
+            (35, ScoreBound::Exact, false),
+            (-120, ScoreBound::Lower, true),
+            (MATE - 5, ScoreBound::Upper, true),
+            (-MATE + 2, ScoreBound::Exact, false),
         ] {
             let info = SearchInfo {
                 depth: 9,

@@ -3,10 +3,10 @@
 //! through [`Output`], which writes whole lines, flushed, one at a time.
 
 use super::command::{Command, CommandError, LenientLine};
-use super::reply::{IdLine, InfoLine, OptionLine, Reply, ScoreBound};
+use super::reply::{IdLine, InfoLine, OptionLine, Reply};
 use crate::engine::eval::{EvalKind, WEIGHTS, feature, feature_counts, term_of};
-use crate::engine::search::{Listener, Score, SearchInfo, SearchResult};
-use crate::engine::tt::Bound;
+use crate::engine::score::{Score, ScoreBound, wdl};
+use crate::engine::search::{Listener, SearchInfo, SearchResult};
 use crate::engine::{Engine, GoError, Limits};
 use crate::rules::{Move, Outcome, perft_divide_until};
 use std::io::{BufRead, Write};
@@ -57,21 +57,6 @@ fn printable(text: &str) -> String {
         .collect()
 }
 
-/// Win/draw/loss per mille for a score, from a logistic model of the score
-/// (mates are certain).
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    match Score::from_internal(score) {
-        Score::Mate(n) if n > 0 => (1000, 0, 0),
-        Score::Mate(_) => (0, 0, 1000),
-        Score::Cp(cp) => {
-            let p = |x: f64| 1.0 / (1.0 + (-x).exp());
-            let win = (1000.0 * p((cp as f64 - 200.0) / 110.0)).round() as u32;
-            let loss = (1000.0 * p((-cp as f64 - 200.0) / 110.0)).round() as u32;
-            (win, 1000 - win - loss, loss)
-        }
-    }
-}
-
 /// The `info ...` line of a search report.
 pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
     InfoLine {
@@ -79,11 +64,7 @@ pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
         seldepth: Some(info.seldepth.max(0) as u32),
         multipv: Some(info.multipv as u32),
         score: Some(Score::from_internal(info.score)),
-        bound: match info.bound {
-            Bound::Lower => ScoreBound::Lower,
-            Bound::Upper => ScoreBound::Upper,
-            _ => ScoreBound::Exact,
-        },
+        bound: info.bound,
         wdl: show_wdl.then(|| wdl(info.score)),
         nodes: Some(info.nodes),
         nps: Some(info.nodes * 1000 / info.time_ms.max(1)),
@@ -133,7 +114,7 @@ fn report_result(out: &Output, result: &SearchResult, show_wdl: bool) {
         seldepth: result.seldepth,
         multipv: 1,
         score: result.score,
-        bound: Bound::Exact,
+        bound: ScoreBound::Exact,
         nodes: result.nodes,
         time_ms: result.time_ms,
         hashfull: result.hashfull,

@@ -4,9 +4,9 @@
 
 use super::annotate::{GameNotes, PlyNote};
 use super::input::{GameSpec, LineError};
-use crate::engine::search::{Score, SearchResult};
+use crate::engine::score::{Score, wdl};
+use crate::engine::search::SearchResult;
 use crate::json::{self, Object};
-use crate::protocol::uci::wdl;
 use crate::rules::{Move, Outcome, Side};
 
 /// A score as text: `cp 12` or `mate -3`.
