@@ -10,7 +10,7 @@ pub mod time;
 pub mod tt;
 
 use crate::options::{OptionError, OptionKind};
-use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTION_NAMES, Rules};
+use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTION_NAMES, Rules, Side};
 use eval::EvalKind;
 use nnue::Network;
 use search::{Bounds, Features, Listener, PaddedCounter, SearchResult, Shared, Worker};
@@ -465,6 +465,21 @@ fn helper_pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>, String>
         .map_err(|e| format!("threads that can be started ({e})"))
 }
 
+/// The static evaluation of a position split into the terms people read, as
+/// `eval` prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTerms {
+    /// Whose view the scores take.
+    pub side_to_move: Side,
+    /// The net's description when the net evaluated; `None` for the linear
+    /// evaluation.
+    pub net: Option<String>,
+    /// Each term and its centipawns (the net is one term, `nnue`).
+    pub terms: Vec<(&'static str, i32)>,
+    /// The sum of the terms: the evaluation.
+    pub total: i32,
+}
+
 /// The engine object.
 pub struct Engine {
     rules: Rules,
@@ -528,6 +543,30 @@ impl Engine {
     /// What searches with the engine's options and table (bench).
     pub fn searcher(&self) -> &Searcher {
         &self.searcher
+    }
+
+    /// The static evaluation of the current position by the evaluation in
+    /// force, term by term; `None` without a valid position.
+    pub fn eval_terms(&self) -> Option<EvalTerms> {
+        let game = self.game.as_ref()?;
+        let pos = game.position();
+        let options = &self.searcher.options;
+        let (net, terms) = match options.eval {
+            EvalKind::Nnue => (
+                Some(options.net.description().to_string()),
+                vec![("nnue", options.net.evaluate_position(pos))],
+            ),
+            EvalKind::Linear => (
+                None,
+                eval::term_scores(pos, game.rules(), &eval::WEIGHTS).to_vec(),
+            ),
+        };
+        Some(EvalTerms {
+            side_to_move: pos.side_to_move(),
+            net,
+            total: terms.iter().map(|(_, v)| v).sum(),
+            terms,
+        })
     }
 
     /// The current game, if a valid position is set.

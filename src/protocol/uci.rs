@@ -4,7 +4,6 @@
 
 use super::command::{Command, CommandError, LenientLine};
 use super::reply::{IdLine, InfoLine, OptionLine, Reply};
-use crate::engine::eval::{EvalKind, WEIGHTS, feature, feature_counts, term_of};
 use crate::engine::score::{Score, ScoreBound, wdl};
 use crate::engine::search::{Listener, SearchInfo, SearchResult};
 use crate::engine::{Engine, GoError, Limits};
@@ -366,48 +365,27 @@ impl Session {
     }
 
     fn eval(&self) {
-        let Some(game) = self.engine.game() else {
+        let Some(eval) = self.engine.eval_terms() else {
             self.out.error("no valid position");
             return;
         };
-        let pos = game.position();
-        let options = self.engine.options();
-        if options.eval == EvalKind::Nnue {
-            let score = options.net.evaluate_position(pos);
-            // The description comes from a file: keep its control bytes off stdout.
-            let about: String = options
-                .net
-                .description()
-                .chars()
-                .filter(|c| !c.is_control())
-                .collect();
-            self.out.line(&format!(
-                "Evaluation for {} to move, in centipawns, by the net ({}):",
-                pos.side_to_move(),
-                about
-            ));
-            self.out.line(&format!("{:>18} {score:>7}", "nnue"));
-            self.out.line(&format!("{:>18} {score:>7}", "total"));
-            return;
-        }
-        let counts = feature_counts(pos, game.rules());
-        let mut terms: Vec<(&str, i32)> = Vec::new();
-        for i in 0..feature::COUNT {
-            let v = WEIGHTS[i] * counts[i];
-            match terms.iter_mut().find(|(t, _)| *t == term_of(i)) {
-                Some(entry) => entry.1 += v,
-                None => terms.push((term_of(i), v)),
+        let side = eval.side_to_move;
+        match &eval.net {
+            Some(description) => {
+                // The description comes from a file: keep its control bytes off stdout.
+                let about: String = description.chars().filter(|c| !c.is_control()).collect();
+                self.out.line(&format!(
+                    "Evaluation for {side} to move, in centipawns, by the net ({about}):"
+                ));
             }
+            None => self
+                .out
+                .line(&format!("Evaluation for {side} to move, in centipawns:")),
         }
-        self.out.line(&format!(
-            "Evaluation for {} to move, in centipawns:",
-            pos.side_to_move()
-        ));
-        for (term, v) in &terms {
+        for (term, v) in &eval.terms {
             self.out.line(&format!("{term:>18} {v:>7}"));
         }
-        let total: i32 = terms.iter().map(|(_, v)| v).sum();
-        self.out.line(&format!("{:>18} {total:>7}", "total"));
+        self.out.line(&format!("{:>18} {:>7}", "total", eval.total));
     }
 
     fn moves(&self) {
