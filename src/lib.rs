@@ -9,7 +9,7 @@
 //! - [`cli`]: the command line and its tools.
 //! - [`gui`]: the browser GUI that `doushou gui` serves.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
-//! - [`json`]: the little JSON writing the tools need.
+//! - [`json`]: a JSON string literal for the match summary, until it derives `Serialize`.
 //! - [`rng`]: the seeded generator behind reproducible self-play and openings.
 //! - [`tuning`]: self-play data and the Texel tuner of the evaluation's weights.
 

@@ -11,8 +11,9 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 /// Above every score.
 pub const INFINITY: i32 = MATE + 1;
-/// A score as the protocol reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A score as the protocol reports it; in JSON `{"cp":12}` or `{"mate":-3}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Score {
     /// Centipawns for the side to move.
     Cp(i32),

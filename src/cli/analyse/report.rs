@@ -6,25 +6,13 @@ use super::annotate::{GameNotes, PlyNote};
 use super::input::{GameSpec, LineError};
 use crate::engine::score::{Score, wdl};
 use crate::engine::search::SearchResult;
-use crate::json::{self, Object};
 use crate::rules::{Move, Outcome, Side};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 /// A score as text: `cp 12` or `mate -3`.
 fn score_text(score: i32) -> String {
     Score::from_internal(score).to_string()
-}
-
-/// A score as JSON: `{"cp":12}` or `{"mate":-3}`.
-fn score_json(score: i32) -> String {
-    match Score::from_internal(score) {
-        Score::Cp(v) => Object::new().num("cp", v),
-        Score::Mate(n) => Object::new().num("mate", n),
-    }
-    .finish()
-}
-
-fn wdl_json((w, d, l): (u32, u32, u32)) -> String {
-    format!("[{w},{d},{l}]")
 }
 
 /// Win/draw/loss per mille for the side to move of a finished game.
@@ -41,8 +29,102 @@ fn moves_text(moves: &[Move]) -> String {
     words.join(" ")
 }
 
-fn moves_json(moves: &[Move]) -> String {
-    json::string_array(moves.iter().map(Move::to_string))
+fn move_words(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(Move::to_string).collect()
+}
+
+/// One JSON line; the records hold only strings and numbers, which always
+/// serialise.
+fn json_line(record: &impl Serialize) -> String {
+    serde_json::to_string(record).expect("analysis records serialise")
+}
+
+/// The line for an input fault.
+#[derive(Serialize)]
+struct ErrorRecord<'a> {
+    line: usize,
+    error: &'a str,
+}
+
+/// The answer for a position; a finished game has no move or score but a
+/// result and an outcome.
+#[derive(Serialize)]
+struct PositionRecord<'a> {
+    line: usize,
+    fen: &'a str,
+    bestmove: Option<String>,
+    score: Option<Score>,
+    wdl: [u32; 3],
+    depth: i32,
+    nodes: u64,
+    pv: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multipv: Option<Vec<LineRecord>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<String>,
+}
+
+/// One of the MultiPV lines.
+#[derive(Serialize)]
+struct LineRecord {
+    multipv: usize,
+    score: Score,
+    wdl: [u32; 3],
+    pv: Vec<String>,
+}
+
+/// The answer for a game.
+#[derive(Serialize)]
+struct GameRecord<'a> {
+    game: usize,
+    line: usize,
+    /// The tags in the record's order (a map would sort them).
+    #[serde(serialize_with = "ordered_map")]
+    tags: &'a [(String, String)],
+    rules: String,
+    fen: &'a str,
+    result: Option<String>,
+    outcome: Option<String>,
+    blunders: Blunders,
+    moves: Vec<PlyRecord>,
+}
+
+/// Blunders per side.
+#[derive(Serialize)]
+struct Blunders {
+    red: usize,
+    blue: usize,
+}
+
+/// One move of a game and its judgement.
+#[derive(Serialize)]
+struct PlyRecord {
+    ply: usize,
+    move_number: u32,
+    side: &'static str,
+    fen: String,
+    #[serde(rename = "move")]
+    played: String,
+    best: String,
+    score_before: Score,
+    score_after: Score,
+    drop: i32,
+    blunder: bool,
+    depth: i32,
+    pv: Vec<String>,
+}
+
+fn ordered_map<S: Serializer>(
+    pairs: &&[(String, String)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(pairs.len()))?;
+    for (name, value) in pairs.iter() {
+        map.serialize_entry(name, value)?;
+    }
+    map.end()
 }
 
 /// The line for a fault in the input (or a search that could not run).
@@ -53,10 +135,10 @@ pub fn error(e: &LineError, as_json: bool) -> String {
 /// The same for a message that is not an input fault.
 pub fn error_message(line: usize, message: &str, as_json: bool) -> String {
     if as_json {
-        Object::new()
-            .num("line", line)
-            .str("error", message)
-            .finish()
+        json_line(&ErrorRecord {
+            line,
+            error: message,
+        })
     } else {
         format!("line {line}: error: {message}")
     }
@@ -74,18 +156,20 @@ pub fn position(
 ) -> String {
     if let Some(outcome) = r.outcome {
         return if as_json {
-            Object::new()
-                .num("line", line)
-                .str("fen", fen)
-                .raw("bestmove", "null")
-                .raw("score", "null")
-                .raw("wdl", &wdl_json(outcome_wdl(outcome, to_move)))
-                .num("depth", 0)
-                .num("nodes", 0)
-                .raw("pv", "[]")
-                .str("result", outcome.score_text())
-                .str("outcome", &outcome.to_string())
-                .finish()
+            let (w, d, l) = outcome_wdl(outcome, to_move);
+            json_line(&PositionRecord {
+                line,
+                fen,
+                bestmove: None,
+                score: None,
+                wdl: [w, d, l],
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                multipv: None,
+                result: Some(outcome.score_text()),
+                outcome: Some(outcome.to_string()),
+            })
         } else {
             format!(
                 "line {line}: game over: {} ({outcome})",
@@ -94,27 +178,35 @@ pub fn position(
         };
     }
     if as_json {
-        let mut o = Object::new()
-            .num("line", line)
-            .str("fen", fen)
-            .str("bestmove", &r.best_move.to_string())
-            .raw("score", &score_json(r.score))
-            .raw("wdl", &wdl_json(wdl(r.score)))
-            .num("depth", r.depth)
-            .num("nodes", r.nodes)
-            .raw("pv", &moves_json(&r.pv));
-        if multipv > 1 {
-            let lines = r.lines.iter().enumerate().map(|(i, (score, pv))| {
-                Object::new()
-                    .num("multipv", i + 1)
-                    .raw("score", &score_json(*score))
-                    .raw("wdl", &wdl_json(wdl(*score)))
-                    .raw("pv", &moves_json(pv))
-                    .finish()
-            });
-            o = o.raw("multipv", &json::array(lines));
-        }
-        o.finish()
+        let wdl_array = |score| {
+            let (w, d, l) = wdl(score);
+            [w, d, l]
+        };
+        let lines = (multipv > 1).then(|| {
+            r.lines
+                .iter()
+                .enumerate()
+                .map(|(i, (score, pv))| LineRecord {
+                    multipv: i + 1,
+                    score: Score::from_internal(*score),
+                    wdl: wdl_array(*score),
+                    pv: move_words(pv),
+                })
+                .collect()
+        });
+        json_line(&PositionRecord {
+            line,
+            fen,
+            bestmove: Some(r.best_move.to_string()),
+            score: Some(Score::from_internal(r.score)),
+            wdl: wdl_array(r.score),
+            depth: r.depth,
+            nodes: r.nodes,
+            pv: move_words(&r.pv),
+            multipv: lines,
+            result: None,
+            outcome: None,
+        })
     } else {
         let (w, d, l) = wdl(r.score);
         let mut s = format!(
@@ -163,52 +255,38 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
         .clone()
         .or_else(|| notes.outcome.map(|o| o.score_text().to_string()));
     if as_json {
-        let tags = spec
-            .tags
+        let moves = notes
+            .plies
             .iter()
-            .fold(Object::new(), |o, (n, v)| o.str(n, v))
-            .finish();
-        let plies = notes.plies.iter().map(|p| {
-            Object::new()
-                .num("ply", p.ply)
-                .num("move_number", p.move_number)
-                .str("side", side_name(p.side))
-                .str("fen", &p.fen)
-                .str("move", &p.played.to_string())
-                .str("best", &p.best.to_string())
-                .raw("score_before", &score_json(p.before))
-                .raw("score_after", &score_json(p.after))
-                .num("drop", p.drop)
-                .num("blunder", p.blunder)
-                .num("depth", p.depth)
-                .raw("pv", &moves_json(&p.pv))
-                .finish()
+            .map(|p| PlyRecord {
+                ply: p.ply,
+                move_number: p.move_number,
+                side: side_name(p.side),
+                fen: p.fen.clone(),
+                played: p.played.to_string(),
+                best: p.best.to_string(),
+                score_before: Score::from_internal(p.before),
+                score_after: Score::from_internal(p.after),
+                drop: p.drop,
+                blunder: p.blunder,
+                depth: p.depth,
+                pv: move_words(&p.pv),
+            })
+            .collect();
+        return json_line(&GameRecord {
+            game: number,
+            line: spec.line,
+            tags: &spec.tags,
+            rules: spec.rules.to_string(),
+            fen: &spec.start.fen,
+            result,
+            outcome: notes.outcome.map(|o| o.to_string()),
+            blunders: Blunders {
+                red: red_blunders,
+                blue: blue_blunders,
+            },
+            moves,
         });
-        let o = Object::new()
-            .num("game", number)
-            .num("line", spec.line)
-            .raw("tags", &tags)
-            .str("rules", &spec.rules.to_string())
-            .str("fen", &spec.start.fen)
-            .raw(
-                "result",
-                &result.as_deref().map_or("null".into(), json::string),
-            )
-            .raw(
-                "outcome",
-                &notes
-                    .outcome
-                    .map_or("null".into(), |o| json::string(&o.to_string())),
-            )
-            .raw(
-                "blunders",
-                &Object::new()
-                    .num("red", red_blunders)
-                    .num("blue", blue_blunders)
-                    .finish(),
-            )
-            .raw("moves", &json::array(plies));
-        return o.finish();
     }
     let players = match (spec.tag("Red"), spec.tag("Blue")) {
         (Some(r), Some(b)) => format!(" {r} (Red) vs {b} (Blue),"),
