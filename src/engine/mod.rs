@@ -4,6 +4,7 @@
 
 pub mod eval;
 pub mod nnue;
+pub mod params;
 pub mod score;
 pub mod search;
 pub mod time;
