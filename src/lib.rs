@@ -12,6 +12,7 @@
 //! - [`json`]: a JSON string literal for the match summary, until it derives `Serialize`.
 //! - [`rng`]: the seeded generator behind reproducible self-play and openings.
 //! - [`tuning`]: self-play data and the Texel tuner of the evaluation's weights.
+//! - [`util`]: the worker pool and the capped line reader, below every layer.
 
 #![warn(missing_docs)]
 
@@ -27,3 +28,4 @@ pub mod rng;
 pub mod rules;
 pub mod tools;
 pub mod tuning;
+pub mod util;

@@ -8,6 +8,7 @@ use crate::engine::score::{Score, ScoreBound, wdl};
 use crate::engine::search::{Listener, SearchInfo, SearchResult};
 use crate::engine::{Engine, GoError, Limits};
 use crate::rules::{Move, Outcome, perft_divide_until};
+use crate::util::lines::{CappedLine, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
@@ -165,15 +166,14 @@ impl Session {
     pub fn run(&mut self, mut input: impl BufRead) {
         let mut line = Vec::new();
         loop {
-            line.clear();
-            match read_line_capped(&mut input, &mut line) {
+            match read_line_capped(&mut input, &mut line, MAX_LINE) {
                 Ok(None) => break,
-                Ok(Some(false)) => {
+                Ok(Some(CappedLine::Cut)) => {
                     self.out
                         .error(&format!("line longer than {MAX_LINE} bytes skipped"));
                     continue;
                 }
-                Ok(Some(true)) => {}
+                Ok(Some(CappedLine::Whole)) => {}
                 Err(e) => {
                     log::error!("reading input: {e}");
                     break;
@@ -402,45 +402,6 @@ impl Session {
         self.out
             .line(format!("moves {}", moves.join(" ")).trim_end());
     }
-}
-
-/// Reads one line into `buf` (without the `\n` and a trailing `\r`). Answers
-/// `None` at end of input, `Some(false)` if the line was too long (it is
-/// consumed and dropped), `Some(true)` otherwise.
-fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
-    let mut too_long = false;
-    let mut read_any = false;
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            if !read_any {
-                return Ok(None);
-            }
-            break;
-        }
-        read_any = true;
-        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let data = &chunk[..if done { used - 1 } else { used }];
-        if !too_long {
-            if buf.len() + data.len() > MAX_LINE {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(data);
-            }
-        }
-        input.consume(used);
-        if done {
-            break;
-        }
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Some(!too_long))
 }
 
 /// Runs the protocol on stdin and stdout until `quit` or end of input.
