@@ -5,7 +5,6 @@
 //!   object that the protocol and every tool drive.
 //! - [`protocol`]: the text protocol of `protocol.md`.
 //! - [`args`]: the command-line argument groups shared by the tools and the front ends.
-//! - [`bench`]: the fixed search whose node count signs each change.
 //! - [`cli`]: the command line and its tools.
 //! - [`gui`]: the browser GUI that `doushou gui` serves.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
@@ -17,7 +16,6 @@
 #![warn(missing_docs)]
 
 pub mod args;
-pub mod bench;
 pub mod cli;
 pub mod engine;
 pub mod gui;

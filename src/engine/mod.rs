@@ -2,6 +2,7 @@
 //! and the running search. The protocol loop, bench and the tools all drive it
 //! the same way; it never reads input itself.
 
+pub mod bench;
 pub mod eval;
 pub mod nnue;
 pub mod params;

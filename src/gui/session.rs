@@ -9,16 +9,16 @@ use super::api::{
     ScoreView, SquareView, State, Thinking,
 };
 use super::engine::{EngineHandle, Event, Request};
-use crate::cli::analyse::input;
-use crate::cli::show::{Ground, ground, squares_top_down};
 use crate::engine::score::{Score, ScoreBound};
 use crate::options::OptionKind;
 use crate::protocol::reply::InfoLine;
 use crate::rules::{
     DrawReason, Game, Move, Outcome, Position, RULE_OPTION_NAMES, Rules, Side, WinReason,
 };
+use crate::tools::analyse::input;
 use crate::tools::matches::config::EngineSpec;
 use crate::tools::matches::pgn;
+use crate::tools::show::{Ground, ground, squares_top_down};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};

@@ -644,31 +644,6 @@ mod tests {
     }
 
     #[test]
-    fn the_protocol_loops_info_lines_round_trip() {
-        use crate::engine::score::MATE;
-        use crate::engine::search::SearchInfo;
-        for (score, bound, wdl) in [
-            (35, ScoreBound::Exact, false),
-            (-120, ScoreBound::Lower, true),
-            (MATE - 5, ScoreBound::Upper, true),
-            (-MATE + 2, ScoreBound::Exact, false),
-        ] {
-            let info = SearchInfo {
-                depth: 9,
-                seldepth: 14,
-                multipv: 1,
-                score,
-                bound,
-                nodes: 123_456,
-                time_ms: 78,
-                hashfull: 12,
-                pv: vec!["g3g4".parse().unwrap(), "a7a6".parse().unwrap()],
-            };
-            round_trip(&crate::protocol::uci::info_line(&info, wdl).to_string());
-        }
-    }
-
-    #[test]
     fn fields_are_read() {
         let Ok(Reply::Info(info)) =
             "info depth 3 score cp 40 lowerbound nodes 99 pv a3a4 a7a6 string hi there".parse()

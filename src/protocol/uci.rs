@@ -278,7 +278,7 @@ impl Session {
         self.engine
             .run_in_background(false, move |searcher, control| {
                 let depth = depth.map(|d| d as i32);
-                match crate::bench::run(searcher, rules, depth, control, |l| out.line(l)) {
+                match crate::engine::bench::run(searcher, rules, depth, control, |l| out.line(l)) {
                     Ok(_) => {}
                     Err(why) if control.stop_requested() => out.line(&format!("info string {why}")),
                     Err(why) => out.error(&why),
@@ -409,4 +409,38 @@ pub fn run_stdio() {
     let out = Arc::new(Output::new(Box::new(std::io::stdout())));
     let mut session = Session::new(out);
     session.run(std::io::stdin().lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_protocol_loops_info_lines_round_trip() {
+        use crate::engine::score::MATE;
+        use crate::engine::search::SearchInfo;
+        for (score, bound, wdl) in [
+            (35, ScoreBound::Exact, false),
+            (-120, ScoreBound::Lower, true),
+            (MATE - 5, ScoreBound::Upper, true),
+            (-MATE + 2, ScoreBound::Exact, false),
+        ] {
+            let info = SearchInfo {
+                depth: 9,
+                seldepth: 14,
+                multipv: 1,
+                score,
+                bound,
+                nodes: 123_456,
+                time_ms: 78,
+                hashfull: 12,
+                pv: vec!["g3g4".parse().unwrap(), "a7a6".parse().unwrap()],
+            };
+            let line = info_line(&info, wdl).to_string();
+            let reply: Reply = line
+                .parse()
+                .unwrap_or_else(|e| panic!("{line:?} did not parse: {e}"));
+            assert_eq!(reply.to_string(), line, "display of {reply:?}");
+        }
+    }
 }
