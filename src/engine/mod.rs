@@ -122,84 +122,140 @@ impl Default for EngineOptions {
 /// equality to the side that searches (set by match, docs/strength.md).
 pub const DEFAULT_CONTEMPT: i32 = 30;
 
-/// The engine options in the order `uci` lists them, before the rule options.
-const ENGINE_OPTIONS: [&str; 18] = [
-    "Threads",
-    "Hash",
-    "Clear Hash",
-    "MultiPV",
-    "Move Overhead",
-    "Ponder",
-    "UCI_ShowWDL",
-    "Contempt",
-    "Search_TT",
-    "Search_NullMove",
-    "Search_LMR",
-    "Search_Futility",
-    "Search_Aspiration",
-    "Search_DenExtension",
-    "Eval",
-    "EvalFile",
-    "Search_IIR",
-    "Search_HistoryLMR",
+/// One engine option: its name, its kind (with the default and range, from
+/// the default options) and how a checked value applies to the options. The
+/// one place an engine option is declared; `uci` lists them in this order,
+/// before the rule options.
+struct EngineOption {
+    name: &'static str,
+    kind: fn(&EngineOptions) -> OptionKind,
+    apply: fn(&mut EngineOptions, &OptionKind, &str, &str) -> Result<(), OptionError>,
+}
+
+fn check(default: bool) -> OptionKind {
+    OptionKind::Check { default }
+}
+
+fn spin(default: i64, min: i64, max: i64) -> OptionKind {
+    OptionKind::Spin { default, min, max }
+}
+
+/// An on/off switch of the search, `Search_*`.
+macro_rules! feature_option {
+    ($name:literal, $field:ident) => {
+        EngineOption {
+            name: $name,
+            kind: |d| check(d.features.$field),
+            apply: |o, kind, name, value| {
+                o.features.$field = kind.parse_bool(name, value)?;
+                Ok(())
+            },
+        }
+    };
+}
+
+const ENGINE_OPTIONS: [EngineOption; 18] = [
+    EngineOption {
+        name: "Threads",
+        kind: |d| spin(d.threads as i64, 1, 256),
+        apply: |o, kind, name, value| {
+            o.threads = kind.parse_int(name, value)? as usize;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "Hash",
+        kind: |d| spin(d.hash_mb as i64, 1, 65536),
+        apply: |o, kind, name, value| {
+            o.hash_mb = kind.parse_int(name, value)? as usize;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "Clear Hash",
+        kind: |_| OptionKind::Button,
+        // Clearing is done by set_option, which knows the table.
+        apply: |_, _, _, _| Ok(()),
+    },
+    EngineOption {
+        name: "MultiPV",
+        kind: |d| spin(d.multipv as i64, 1, 32),
+        apply: |o, kind, name, value| {
+            o.multipv = kind.parse_int(name, value)? as usize;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "Move Overhead",
+        kind: |d| spin(d.move_overhead_ms as i64, 0, 5000),
+        apply: |o, kind, name, value| {
+            o.move_overhead_ms = kind.parse_int(name, value)? as u64;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "Ponder",
+        kind: |d| check(d.ponder),
+        apply: |o, kind, name, value| {
+            o.ponder = kind.parse_bool(name, value)?;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "UCI_ShowWDL",
+        kind: |d| check(d.show_wdl),
+        apply: |o, kind, name, value| {
+            o.show_wdl = kind.parse_bool(name, value)?;
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "Contempt",
+        kind: |d| spin(d.contempt as i64, -1000, 1000),
+        apply: |o, kind, name, value| {
+            o.contempt = kind.parse_int(name, value)? as i32;
+            Ok(())
+        },
+    },
+    feature_option!("Search_TT", tt_cutoffs),
+    feature_option!("Search_NullMove", null_move),
+    feature_option!("Search_LMR", lmr),
+    feature_option!("Search_Futility", futility),
+    feature_option!("Search_Aspiration", aspiration),
+    feature_option!("Search_DenExtension", den_extension),
+    EngineOption {
+        name: "Eval",
+        kind: |d| OptionKind::Combo {
+            default: d.eval.name(),
+            choices: &EvalKind::NAMES,
+        },
+        apply: |o, kind, name, value| {
+            o.eval = EvalKind::ALL[kind.parse_choice(name, value)?];
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "EvalFile",
+        kind: |_| OptionKind::String {
+            default: EMBEDDED_NET[1],
+        },
+        apply: |o, _, _, value| {
+            o.net = load_net(value)?;
+            Ok(())
+        },
+    },
+    feature_option!("Search_IIR", iir),
+    feature_option!("Search_HistoryLMR", history_lmr),
 ];
 
 /// The `EvalFile` values that mean the net built into the binary.
 const EMBEDDED_NET: [&str; 2] = ["", "<default>"];
 
-fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
-    let name = ENGINE_OPTIONS
-        .into_iter()
-        .find(|n| n.eq_ignore_ascii_case(name.trim()))?;
-    let d = EngineOptions::default();
-    let check = |default| OptionKind::Check { default };
-    let kind = match name {
-        "Threads" => OptionKind::Spin {
-            default: d.threads as i64,
-            min: 1,
-            max: 256,
-        },
-        "Hash" => OptionKind::Spin {
-            default: d.hash_mb as i64,
-            min: 1,
-            max: 65536,
-        },
-        "Clear Hash" => OptionKind::Button,
-        "MultiPV" => OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 32,
-        },
-        "Move Overhead" => OptionKind::Spin {
-            default: d.move_overhead_ms as i64,
-            min: 0,
-            max: 5000,
-        },
-        "Ponder" => check(d.ponder),
-        "UCI_ShowWDL" => check(d.show_wdl),
-        "Contempt" => OptionKind::Spin {
-            default: d.contempt as i64,
-            min: -1000,
-            max: 1000,
-        },
-        "Search_TT" => check(d.features.tt_cutoffs),
-        "Search_NullMove" => check(d.features.null_move),
-        "Search_LMR" => check(d.features.lmr),
-        "Search_Futility" => check(d.features.futility),
-        "Search_Aspiration" => check(d.features.aspiration),
-        "Search_DenExtension" => check(d.features.den_extension),
-        "Eval" => OptionKind::Combo {
-            default: d.eval.name(),
-            choices: &EvalKind::NAMES,
-        },
-        "EvalFile" => OptionKind::String {
-            default: EMBEDDED_NET[1],
-        },
-        "Search_IIR" => check(d.features.iir),
-        "Search_HistoryLMR" => check(d.features.history_lmr),
-        _ => unreachable!("every listed engine option has a kind"),
-    };
-    Some((name, kind))
+/// The engine option called `name` (any case, surrounding blanks ignored).
+fn engine_option(name: &str) -> Option<&'static EngineOption> {
+    ENGINE_OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
 }
 
 /// What a search is told when it starts and what the caller hears back.
@@ -521,9 +577,10 @@ impl Engine {
 
     /// Every option, engine options first, with its kind: what `uci` prints.
     pub fn option_list() -> Vec<(&'static str, OptionKind)> {
+        let defaults = EngineOptions::default();
         ENGINE_OPTIONS
-            .into_iter()
-            .filter_map(engine_option_kind)
+            .iter()
+            .map(|o| (o.name, (o.kind)(&defaults)))
             .chain(
                 RULE_OPTION_NAMES
                     .into_iter()
@@ -586,36 +643,18 @@ impl Engine {
     /// everything as it was. A rule option replays the current game under the new
     /// rules; if a move of it is illegal under them the engine holds no position.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        let Some((name, kind)) = engine_option_kind(name) else {
+        let Some(option) = engine_option(name) else {
             let mut rules = self.rules;
             rules.set(name, value.unwrap_or(""))?;
             log::info!("option {name} = {}", value.unwrap_or(""));
             self.set_rules(rules);
             return Ok(());
         };
+        let name = option.name;
         let value = value.unwrap_or("");
         let mut o = self.searcher.options.clone();
-        match name {
-            "Threads" => o.threads = kind.parse_int(name, value)? as usize,
-            "Hash" => o.hash_mb = kind.parse_int(name, value)? as usize,
-            "Clear Hash" => {}
-            "MultiPV" => o.multipv = kind.parse_int(name, value)? as usize,
-            "Move Overhead" => o.move_overhead_ms = kind.parse_int(name, value)? as u64,
-            "Ponder" => o.ponder = kind.parse_bool(name, value)?,
-            "UCI_ShowWDL" => o.show_wdl = kind.parse_bool(name, value)?,
-            "Contempt" => o.contempt = kind.parse_int(name, value)? as i32,
-            "Search_TT" => o.features.tt_cutoffs = kind.parse_bool(name, value)?,
-            "Search_NullMove" => o.features.null_move = kind.parse_bool(name, value)?,
-            "Search_LMR" => o.features.lmr = kind.parse_bool(name, value)?,
-            "Search_Futility" => o.features.futility = kind.parse_bool(name, value)?,
-            "Search_Aspiration" => o.features.aspiration = kind.parse_bool(name, value)?,
-            "Search_DenExtension" => o.features.den_extension = kind.parse_bool(name, value)?,
-            "Eval" => o.eval = EvalKind::ALL[kind.parse_choice(name, value)?],
-            "EvalFile" => o.net = load_net(value)?,
-            "Search_IIR" => o.features.iir = kind.parse_bool(name, value)?,
-            "Search_HistoryLMR" => o.features.history_lmr = kind.parse_bool(name, value)?,
-            _ => unreachable!("every listed engine option is handled"),
-        }
+        let kind = (option.kind)(&EngineOptions::default());
+        (option.apply)(&mut o, &kind, name, value)?;
         // The table's static evaluations belong to the evaluation that wrote them.
         let eval_changed = o.eval != self.searcher.options.eval
             || !Arc::ptr_eq(&o.net, &self.searcher.options.net);
