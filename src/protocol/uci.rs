@@ -2,7 +2,8 @@
 //! It never waits on a search: searches run on their own thread and print
 //! through [`Output`], which writes whole lines, flushed, one at a time.
 
-use super::command::{Command, CommandError, LenientLine};
+use super::command::{Command, LenientLine};
+use super::error::ParseError;
 use super::reply::{IdLine, InfoLine, OptionLine, Reply};
 use crate::engine::score::{Score, ScoreBound, wdl};
 use crate::engine::search::{Listener, SearchInfo, SearchResult};
@@ -220,8 +221,8 @@ impl Session {
     /// position (the GUI's was not received: playing from the one before
     /// would answer a question nobody asked); a GUI waits for `bestmove` after
     /// any `go`: it never hangs.
-    fn refuse(&mut self, e: &CommandError) {
-        match e.command() {
+    fn refuse(&mut self, e: &ParseError) {
+        match e.head() {
             Some("position") => {
                 self.engine.set_game(None);
                 self.out
