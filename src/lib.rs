@@ -1,11 +1,14 @@
-//! doushou: an engine for Dou Shou Qi (Jungle chess).
+//! doushou: an engine for Dou Shou Qi (Jungle chess). The layers, lowest
+//! first: util, rules, engine, protocol, tools (with tuning, gui and args),
+//! cli; see the README's Layout section.
 //!
 //! - [`rules`]: the game itself under every rule switch; knows nothing of search.
 //! - [`engine`]: evaluation, search, transposition table, time; the [`engine::Engine`]
 //!   object that the protocol and every tool drive.
 //! - [`protocol`]: the text protocol of `protocol.md`.
 //! - [`args`]: the command-line argument groups shared by the tools and the front ends.
-//! - [`cli`]: the command line and its tools.
+//! - [`tools`]: what the tools do (match runner, analysis, drawing).
+//! - [`cli`]: the command line: each tool's arguments and `run`.
 //! - [`gui`]: the browser GUI that `doushou gui` serves.
 //! - [`options`]: the shape of user-settable options, shared by rules and engine.
 //! - [`json`]: a JSON string literal for the match summary, until it derives `Serialize`.
