@@ -140,14 +140,28 @@ fn spin(default: i64, min: i64, max: i64) -> OptionKind {
     OptionKind::Spin { default, min, max }
 }
 
-/// An on/off switch of the search, `Search_*`.
-macro_rules! feature_option {
-    ($name:literal, $field:ident) => {
+/// A `check` option stored in a field of [`EngineOptions`].
+macro_rules! check_option {
+    ($name:literal, $($field:ident).+) => {
         EngineOption {
             name: $name,
-            kind: |d| check(d.features.$field),
+            kind: |d| check(d.$($field).+),
             apply: |o, kind, name, value| {
-                o.features.$field = kind.parse_bool(name, value)?;
+                o.$($field).+ = kind.parse_bool(name, value)?;
+                Ok(())
+            },
+        }
+    };
+}
+
+/// A `spin` option in `min..=max` stored in a field of [`EngineOptions`].
+macro_rules! spin_option {
+    ($name:literal, $field:ident as $ty:ty, $min:expr, $max:expr) => {
+        EngineOption {
+            name: $name,
+            kind: |d| spin(d.$field as i64, $min, $max),
+            apply: |o, kind, name, value| {
+                o.$field = kind.parse_int(name, value)? as $ty;
                 Ok(())
             },
         }
@@ -155,74 +169,25 @@ macro_rules! feature_option {
 }
 
 const ENGINE_OPTIONS: [EngineOption; 18] = [
-    EngineOption {
-        name: "Threads",
-        kind: |d| spin(d.threads as i64, 1, 256),
-        apply: |o, kind, name, value| {
-            o.threads = kind.parse_int(name, value)? as usize;
-            Ok(())
-        },
-    },
-    EngineOption {
-        name: "Hash",
-        kind: |d| spin(d.hash_mb as i64, 1, 65536),
-        apply: |o, kind, name, value| {
-            o.hash_mb = kind.parse_int(name, value)? as usize;
-            Ok(())
-        },
-    },
+    spin_option!("Threads", threads as usize, 1, 256),
+    spin_option!("Hash", hash_mb as usize, 1, 65536),
     EngineOption {
         name: "Clear Hash",
         kind: |_| OptionKind::Button,
         // Clearing is done by set_option, which knows the table.
         apply: |_, _, _, _| Ok(()),
     },
-    EngineOption {
-        name: "MultiPV",
-        kind: |d| spin(d.multipv as i64, 1, 32),
-        apply: |o, kind, name, value| {
-            o.multipv = kind.parse_int(name, value)? as usize;
-            Ok(())
-        },
-    },
-    EngineOption {
-        name: "Move Overhead",
-        kind: |d| spin(d.move_overhead_ms as i64, 0, 5000),
-        apply: |o, kind, name, value| {
-            o.move_overhead_ms = kind.parse_int(name, value)? as u64;
-            Ok(())
-        },
-    },
-    EngineOption {
-        name: "Ponder",
-        kind: |d| check(d.ponder),
-        apply: |o, kind, name, value| {
-            o.ponder = kind.parse_bool(name, value)?;
-            Ok(())
-        },
-    },
-    EngineOption {
-        name: "UCI_ShowWDL",
-        kind: |d| check(d.show_wdl),
-        apply: |o, kind, name, value| {
-            o.show_wdl = kind.parse_bool(name, value)?;
-            Ok(())
-        },
-    },
-    EngineOption {
-        name: "Contempt",
-        kind: |d| spin(d.contempt as i64, -1000, 1000),
-        apply: |o, kind, name, value| {
-            o.contempt = kind.parse_int(name, value)? as i32;
-            Ok(())
-        },
-    },
-    feature_option!("Search_TT", tt_cutoffs),
-    feature_option!("Search_NullMove", null_move),
-    feature_option!("Search_LMR", lmr),
-    feature_option!("Search_Futility", futility),
-    feature_option!("Search_Aspiration", aspiration),
-    feature_option!("Search_DenExtension", den_extension),
+    spin_option!("MultiPV", multipv as usize, 1, 32),
+    spin_option!("Move Overhead", move_overhead_ms as u64, 0, 5000),
+    check_option!("Ponder", ponder),
+    check_option!("UCI_ShowWDL", show_wdl),
+    spin_option!("Contempt", contempt as i32, -1000, 1000),
+    check_option!("Search_TT", features.tt_cutoffs),
+    check_option!("Search_NullMove", features.null_move),
+    check_option!("Search_LMR", features.lmr),
+    check_option!("Search_Futility", features.futility),
+    check_option!("Search_Aspiration", features.aspiration),
+    check_option!("Search_DenExtension", features.den_extension),
     EngineOption {
         name: "Eval",
         kind: |d| OptionKind::Combo {
@@ -244,8 +209,8 @@ const ENGINE_OPTIONS: [EngineOption; 18] = [
             Ok(())
         },
     },
-    feature_option!("Search_IIR", iir),
-    feature_option!("Search_HistoryLMR", history_lmr),
+    check_option!("Search_IIR", features.iir),
+    check_option!("Search_HistoryLMR", features.history_lmr),
 ];
 
 /// The `EvalFile` values that mean the net built into the binary.

@@ -1,6 +1,6 @@
 //! Positions drawn for people: the terminal board (in colour when asked) and
 //! the SVG picture with an optional arrow, behind `doushou show`; the GUI
-//! draws the same board from [`ground`] and [`squares_top_down`].
+//! draws the same board from `ground` and `squares_top_down`.
 
 use crate::rules::{ALL_TRAPS, DEN, FILES, Game, Move, Piece, RANKS, Side, Square, TRAPS, WATER};
 use std::fmt::Write as _;
