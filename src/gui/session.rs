@@ -816,6 +816,7 @@ struct AnalysisUpdate {
 
 /// One server-sent event: its name and its data as one line of JSON.
 fn sse(event: &str, data: &impl serde::Serialize) -> String {
-    let json = serde_json::to_string(data).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let json = serde_json::to_string(data)
+        .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string());
     format!("event: {event}\ndata: {json}\n\n")
 }
