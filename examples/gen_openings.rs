@@ -8,7 +8,8 @@
 //! cargo run --release --example gen_openings > bench-positions/openings.txt
 //! ```
 
-use doushou::engine::search::{Score, Silent};
+use doushou::engine::score::Score;
+use doushou::engine::search::Silent;
 use doushou::engine::{Engine, Limits};
 use doushou::rng::SplitMix64;
 use doushou::rules::{Game, Position, Rules};

@@ -1,9 +1,7 @@
 //! `doushou analyse` driven through its pipes: positions and games in, text or
 //! JSON lines out, with malformed lines among them, empty input, game records,
-//! and `--jobs 2` against `--jobs 1`. JSON is read back with a small parser
-//! written here from RFC 8259, not with the binary's own writer.
+//! and `--jobs 2` against `--jobs 1`. JSON is read back with serde_json.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -39,181 +37,45 @@ fn run(args: &[&str], input: &str) -> (i32, String, String) {
     )
 }
 
-// ---- a small JSON reader --------------------------------------------------
+// ---- reading the JSON lines ----------------------------------------------
 
-#[derive(Clone, Debug, PartialEq)]
-enum Json {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<Json>),
-    Obj(BTreeMap<String, Json>),
+type Json = serde_json::Value;
+
+/// Field access that fails the test, with the value, when the shape is wrong.
+trait Reader {
+    fn field(&self, key: &str) -> &Json;
+    fn has(&self, key: &str) -> bool;
+    fn num(&self) -> f64;
+    fn str(&self) -> &str;
+    fn arr(&self) -> &[Json];
 }
 
-impl Json {
-    fn get(&self, key: &str) -> &Json {
-        match self {
-            Json::Obj(m) => m
-                .get(key)
-                .unwrap_or_else(|| panic!("no key {key} in {self:?}")),
-            _ => panic!("not an object: {self:?}"),
-        }
+impl Reader for Json {
+    fn field(&self, key: &str) -> &Json {
+        self.as_object()
+            .and_then(|m| m.get(key))
+            .unwrap_or_else(|| panic!("no key {key} in {self}"))
     }
     fn has(&self, key: &str) -> bool {
-        matches!(self, Json::Obj(m) if m.contains_key(key))
+        self.as_object().is_some_and(|m| m.contains_key(key))
     }
     fn num(&self) -> f64 {
-        match self {
-            Json::Num(n) => *n,
-            _ => panic!("not a number: {self:?}"),
-        }
+        self.as_f64()
+            .unwrap_or_else(|| panic!("not a number: {self}"))
     }
     fn str(&self) -> &str {
-        match self {
-            Json::Str(s) => s,
-            _ => panic!("not a string: {self:?}"),
-        }
+        self.as_str()
+            .unwrap_or_else(|| panic!("not a string: {self}"))
     }
     fn arr(&self) -> &[Json] {
-        match self {
-            Json::Arr(a) => a,
-            _ => panic!("not an array: {self:?}"),
-        }
+        self.as_array()
+            .unwrap_or_else(|| panic!("not an array: {self}"))
     }
 }
 
-/// Parses one complete JSON text; panics with the position on any fault.
+/// Parses one complete JSON text; panics with the text on any fault.
 fn parse_json(text: &str) -> Json {
-    let b = text.as_bytes();
-    let mut i = 0;
-    let v = value(b, &mut i);
-    skip_ws(b, &mut i);
-    assert_eq!(i, b.len(), "trailing text after JSON value in {text}");
-    v
-}
-
-fn skip_ws(b: &[u8], i: &mut usize) {
-    while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
-        *i += 1;
-    }
-}
-
-fn expect(b: &[u8], i: &mut usize, lit: &str) {
-    assert!(
-        b[*i..].starts_with(lit.as_bytes()),
-        "expected {lit} at {} in {}",
-        *i,
-        String::from_utf8_lossy(b)
-    );
-    *i += lit.len();
-}
-
-fn value(b: &[u8], i: &mut usize) -> Json {
-    skip_ws(b, i);
-    assert!(*i < b.len(), "JSON ends early");
-    match b[*i] {
-        b'{' => {
-            *i += 1;
-            let mut m = BTreeMap::new();
-            skip_ws(b, i);
-            if b[*i] == b'}' {
-                *i += 1;
-                return Json::Obj(m);
-            }
-            loop {
-                skip_ws(b, i);
-                let Json::Str(k) = string(b, i) else {
-                    unreachable!()
-                };
-                skip_ws(b, i);
-                expect(b, i, ":");
-                let v = value(b, i);
-                assert!(m.insert(k.clone(), v).is_none(), "duplicate key {k}");
-                skip_ws(b, i);
-                if b[*i] == b',' {
-                    *i += 1;
-                } else {
-                    expect(b, i, "}");
-                    return Json::Obj(m);
-                }
-            }
-        }
-        b'[' => {
-            *i += 1;
-            let mut a = Vec::new();
-            skip_ws(b, i);
-            if b[*i] == b']' {
-                *i += 1;
-                return Json::Arr(a);
-            }
-            loop {
-                a.push(value(b, i));
-                skip_ws(b, i);
-                if b[*i] == b',' {
-                    *i += 1;
-                } else {
-                    expect(b, i, "]");
-                    return Json::Arr(a);
-                }
-            }
-        }
-        b'"' => string(b, i),
-        b't' => {
-            expect(b, i, "true");
-            Json::Bool(true)
-        }
-        b'f' => {
-            expect(b, i, "false");
-            Json::Bool(false)
-        }
-        b'n' => {
-            expect(b, i, "null");
-            Json::Null
-        }
-        _ => {
-            let start = *i;
-            while *i < b.len() && matches!(b[*i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
-                *i += 1;
-            }
-            let t = std::str::from_utf8(&b[start..*i]).unwrap();
-            Json::Num(t.parse().unwrap_or_else(|_| panic!("bad number '{t}'")))
-        }
-    }
-}
-
-fn string(b: &[u8], i: &mut usize) -> Json {
-    expect(b, i, "\"");
-    let mut out = Vec::new();
-    loop {
-        let c = b[*i];
-        *i += 1;
-        match c {
-            b'"' => return Json::Str(String::from_utf8(out).unwrap()),
-            b'\\' => {
-                let e = b[*i];
-                *i += 1;
-                match e {
-                    b'"' | b'\\' | b'/' => out.push(e),
-                    b'n' => out.push(b'\n'),
-                    b't' => out.push(b'\t'),
-                    b'r' => out.push(b'\r'),
-                    b'b' => out.push(8),
-                    b'f' => out.push(12),
-                    b'u' => {
-                        let hex = std::str::from_utf8(&b[*i..*i + 4]).unwrap();
-                        let code = u32::from_str_radix(hex, 16).unwrap();
-                        *i += 4;
-                        let ch = char::from_u32(code).expect("no surrogates here");
-                        out.extend(ch.to_string().as_bytes());
-                    }
-                    _ => panic!("bad escape \\{}", e as char),
-                }
-            }
-            c if c < 0x20 => panic!("raw control character in a JSON string"),
-            c => out.push(c),
-        }
-    }
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("bad JSON ({e}): {text}"))
 }
 
 fn json_lines(stdout: &str) -> Vec<Json> {
@@ -249,42 +111,42 @@ fn positions_as_json_with_malformed_lines_among_them() {
     );
     assert_eq!(code, 1, "some lines are invalid: {err}");
     let lines = json_lines(&out);
-    let numbers: Vec<f64> = lines.iter().map(|l| l.get("line").num()).collect();
+    let numbers: Vec<f64> = lines.iter().map(|l| l.field("line").num()).collect();
     assert_eq!(numbers, [1.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]);
 
     for good in [0, 1, 2, 6] {
         let l = &lines[good];
         assert!(!l.has("error"), "{l:?}");
-        assert_eq!(l.get("bestmove").str().len(), 4);
-        assert!(l.get("score").has("cp") || l.get("score").has("mate"));
-        assert_eq!(l.get("depth").num(), 3.0);
-        assert!(l.get("nodes").num() > 0.0);
-        assert_eq!(l.get("pv").arr()[0].str(), l.get("bestmove").str());
-        let wdl: f64 = l.get("wdl").arr().iter().map(Json::num).sum();
+        assert_eq!(l.field("bestmove").str().len(), 4);
+        assert!(l.field("score").has("cp") || l.field("score").has("mate"));
+        assert_eq!(l.field("depth").num(), 3.0);
+        assert!(l.field("nodes").num() > 0.0);
+        assert_eq!(l.field("pv").arr()[0].str(), l.field("bestmove").str());
+        let wdl: f64 = l.field("wdl").arr().iter().map(Json::num).sum();
         assert_eq!(wdl, 1000.0);
     }
-    assert_eq!(lines[0].get("fen").str(), START);
-    assert!(lines[1].get("fen").str().ends_with(" b 1 1"));
+    assert_eq!(lines[0].field("fen").str(), START);
+    assert!(lines[1].field("fen").str().ends_with(" b 1 1"));
     for bad in [3, 4, 5] {
-        assert!(!lines[bad].get("error").str().is_empty());
+        assert!(!lines[bad].field("error").str().is_empty());
         assert!(!lines[bad].has("bestmove"));
     }
     // The move text with a quote and a backslash comes back intact.
     assert!(
-        lines[5].get("error").str().contains("g3\"\\4"),
+        lines[5].field("error").str().contains("g3\"\\4"),
         "{:?}",
         lines[5]
     );
-    assert!(lines[4].get("error").str().contains("g3g9"));
+    assert!(lines[4].field("error").str().contains("g3g9"));
 
     // Red enters the den at once: mate in 1.
-    assert_eq!(lines[7].get("bestmove").str(), "d8d9");
-    assert_eq!(lines[7].get("score").get("mate").num(), 1.0);
+    assert_eq!(lines[7].field("bestmove").str(), "d8d9");
+    assert_eq!(lines[7].field("score").field("mate").num(), 1.0);
     // Red already stands in the Blue den: the game is over, Blue lost.
     let over = &lines[8];
-    assert_eq!(*over.get("bestmove"), Json::Null);
-    assert_eq!(over.get("result").str(), "1-0");
-    let wdl: Vec<f64> = over.get("wdl").arr().iter().map(Json::num).collect();
+    assert_eq!(*over.field("bestmove"), Json::Null);
+    assert_eq!(over.field("result").str(), "1-0");
+    let wdl: Vec<f64> = over.field("wdl").arr().iter().map(Json::num).collect();
     assert_eq!(wdl, [0.0, 0.0, 1000.0]);
 }
 
@@ -313,10 +175,10 @@ fn multipv_reports_each_line() {
     );
     assert_eq!(code, 0);
     let l = parse_json(out.trim());
-    let lines = l.get("multipv").arr();
+    let lines = l.field("multipv").arr();
     assert_eq!(lines.len(), 3);
-    let firsts: Vec<&str> = lines.iter().map(|x| x.get("pv").arr()[0].str()).collect();
-    assert_eq!(firsts[0], l.get("bestmove").str());
+    let firsts: Vec<&str> = lines.iter().map(|x| x.field("pv").arr()[0].str()).collect();
+    assert_eq!(firsts[0], l.field("bestmove").str());
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
 }
 
@@ -448,56 +310,59 @@ fn game_records_are_annotated_move_by_move() {
     assert_eq!(games.len(), 5, "{out}");
 
     let g = &games[0];
-    assert_eq!(g.get("game").num(), 1.0);
-    assert_eq!(g.get("line").num(), 1.0);
-    assert_eq!(g.get("tags").get("Blue").str(), "be\"ta");
-    assert!(g.get("rules").str().contains("DogOverWolf=true"));
-    assert_eq!(g.get("fen").str(), "l5t/7/7/7/3w3/7/3D3/7/T5L w 0 1");
-    assert_eq!(g.get("result").str(), "1-0");
-    let moves = g.get("moves").arr();
-    let played: Vec<&str> = moves.iter().map(|m| m.get("move").str()).collect();
+    assert_eq!(g.field("game").num(), 1.0);
+    assert_eq!(g.field("line").num(), 1.0);
+    assert_eq!(g.field("tags").field("Blue").str(), "be\"ta");
+    assert!(g.field("rules").str().contains("DogOverWolf=true"));
+    assert_eq!(g.field("fen").str(), "l5t/7/7/7/3w3/7/3D3/7/T5L w 0 1");
+    assert_eq!(g.field("result").str(), "1-0");
+    let moves = g.field("moves").arr();
+    let played: Vec<&str> = moves.iter().map(|m| m.field("move").str()).collect();
     assert_eq!(played, ["d3d4", "a9a8", "a1a2", "a8a7", "d4d5", "a7a6"]);
     for (i, m) in moves.iter().enumerate() {
-        assert_eq!(m.get("ply").num(), (i + 1) as f64);
-        assert_eq!(m.get("side").str(), if i % 2 == 0 { "red" } else { "blue" });
-        assert_eq!(m.get("move_number").num(), (i / 2 + 1) as f64);
-        assert_eq!(m.get("best").str().len(), 4);
-        assert!(m.get("score_before").has("cp") || m.get("score_before").has("mate"));
-        assert!(m.get("score_after").has("cp") || m.get("score_after").has("mate"));
-        assert!(m.get("drop").num() >= 0.0);
-        assert!(matches!(m.get("blunder"), Json::Bool(_)));
+        assert_eq!(m.field("ply").num(), (i + 1) as f64);
+        assert_eq!(
+            m.field("side").str(),
+            if i % 2 == 0 { "red" } else { "blue" }
+        );
+        assert_eq!(m.field("move_number").num(), (i / 2 + 1) as f64);
+        assert_eq!(m.field("best").str().len(), 4);
+        assert!(m.field("score_before").has("cp") || m.field("score_before").has("mate"));
+        assert!(m.field("score_after").has("cp") || m.field("score_after").has("mate"));
+        assert!(m.field("drop").num() >= 0.0);
+        assert!(matches!(m.field("blunder"), Json::Bool(_)));
     }
     // The dog takes the wolf: a free piece, so not a blunder.
-    assert_eq!(moves[4].get("blunder"), &Json::Bool(false));
+    assert_eq!(moves[4].field("blunder"), &Json::Bool(false));
 
     // The second record repeats the start position a third time: illegal
     // under Repetition=forbid (the default, no Rules tag).
     assert!(
-        games[1].get("error").str().contains("ply 8"),
+        games[1].field("error").str().contains("ply 8"),
         "{:?}",
         games[1]
     );
-    assert_eq!(games[1].get("line").num(), 23.0);
+    assert_eq!(games[1].field("line").num(), 23.0);
     // The third has a Rules tag this engine cannot apply.
-    assert!(games[2].get("error").str().contains("DogOverWolf"));
-    assert_eq!(games[2].get("line").num(), 27.0);
+    assert!(games[2].field("error").str().contains("DogOverWolf"));
+    assert_eq!(games[2].field("line").num(), 27.0);
 
     // Red could enter the den at once and moves the tiger instead: the rat
     // then takes the dog on the trap. A blunder, flagged, with the den entry
     // as the better move.
-    let blunder = &games[3].get("moves").arr()[0];
-    assert_eq!(blunder.get("move").str(), "a1a2");
-    assert_eq!(blunder.get("best").str(), "d8d9");
-    assert_eq!(blunder.get("score_before").get("mate").num(), 1.0);
-    assert_eq!(blunder.get("blunder"), &Json::Bool(true));
-    assert!(blunder.get("drop").num() > 150.0);
-    assert_eq!(games[3].get("blunders").get("red").num(), 1.0);
-    assert_eq!(games[3].get("line").num(), 31.0);
+    let blunder = &games[3].field("moves").arr()[0];
+    assert_eq!(blunder.field("move").str(), "a1a2");
+    assert_eq!(blunder.field("best").str(), "d8d9");
+    assert_eq!(blunder.field("score_before").field("mate").num(), 1.0);
+    assert_eq!(blunder.field("blunder"), &Json::Bool(true));
+    assert!(blunder.field("drop").num() > 150.0);
+    assert_eq!(games[3].field("blunders").field("red").num(), 1.0);
+    assert_eq!(games[3].field("line").num(), 31.0);
 
     // A bare move list from the start position.
     let bare = &games[4];
-    assert_eq!(bare.get("fen").str(), START);
-    assert_eq!(bare.get("moves").arr().len(), 2);
+    assert_eq!(bare.field("fen").str(), START);
+    assert_eq!(bare.field("moves").arr().len(), 2);
 }
 
 #[test]
@@ -528,11 +393,11 @@ fn a_den_entry_ends_the_game_and_scores_as_mate() {
     );
     assert_eq!(code, 0);
     let g = parse_json(out.trim());
-    let m = &g.get("moves").arr()[0];
-    assert_eq!(m.get("score_before").get("mate").num(), 1.0);
-    assert_eq!(m.get("score_after").get("mate").num(), 1.0);
-    assert_eq!(m.get("drop").num(), 0.0);
-    assert!(g.get("outcome").str().contains("den"), "{g:?}");
+    let m = &g.field("moves").arr()[0];
+    assert_eq!(m.field("score_before").field("mate").num(), 1.0);
+    assert_eq!(m.field("score_after").field("mate").num(), 1.0);
+    assert_eq!(m.field("drop").num(), 0.0);
+    assert!(g.field("outcome").str().contains("den"), "{g:?}");
 }
 
 /// Each move is judged in the position before it at one depth: the engine's
@@ -550,27 +415,27 @@ fn moves_are_judged_against_the_best_move_at_equal_depth() {
         );
         assert_eq!(code, 0, "{err}");
         let g = parse_json(out.trim());
-        let moves = g.get("moves").arr();
+        let moves = g.field("moves").arr();
         assert_eq!(moves.len(), 4);
-        let cp = |score: &Json| score.get("cp").num();
+        let cp = |score: &Json| score.field("cp").num();
         let mut best_played = 0;
         for m in moves {
-            assert_eq!(m.get("depth").num(), 8.0, "{m:?}");
-            let (before, after) = (cp(m.get("score_before")), cp(m.get("score_after")));
-            if m.get("move").str() == m.get("best").str() {
+            assert_eq!(m.field("depth").num(), 8.0, "{m:?}");
+            let (before, after) = (cp(m.field("score_before")), cp(m.field("score_after")));
+            if m.field("move").str() == m.field("best").str() {
                 best_played += 1;
-                assert_eq!(m.get("drop").num(), 0.0, "{m:?}");
+                assert_eq!(m.field("drop").num(), 0.0, "{m:?}");
                 assert_eq!(
                     after, before,
                     "the best move scores as the best line: {m:?}"
                 );
             } else {
-                assert_eq!(m.get("drop").num(), (before - after).max(0.0), "{m:?}");
+                assert_eq!(m.field("drop").num(), (before - after).max(0.0), "{m:?}");
             }
         }
         if eval == "linear" {
-            assert_eq!(g.get("blunders").get("red").num(), 0.0, "{out}");
-            assert_eq!(g.get("blunders").get("blue").num(), 0.0, "{out}");
+            assert_eq!(g.field("blunders").field("red").num(), 0.0, "{out}");
+            assert_eq!(g.field("blunders").field("blue").num(), 0.0, "{out}");
             assert!(
                 best_played > 0,
                 "no move of the game was the engine's choice: {out}"
@@ -629,17 +494,17 @@ fn a_record_written_by_doushou_match() {
     assert_eq!(games.len(), 2, "{out}");
     for g in &games {
         assert!(!g.has("error"), "{g:?}");
-        let tags = g.get("tags");
-        assert!(tags.get("Event").str().contains("doushou"));
+        let tags = g.field("tags");
+        assert!(tags.field("Event").str().contains("doushou"));
         // The standard tags beside the game's own, read without complaint.
-        assert_eq!(tags.get("White").str(), tags.get("Red").str());
-        assert_eq!(tags.get("SetUp").str(), "1");
-        assert!(!g.get("moves").arr().is_empty());
+        assert_eq!(tags.field("White").str(), tags.field("Red").str());
+        assert_eq!(tags.field("SetUp").str(), "1");
+        assert!(!g.field("moves").arr().is_empty());
     }
     // Game 1 has a as Red (White), game 2 b, both read back as such.
     let white: Vec<&str> = games
         .iter()
-        .map(|g| g.get("tags").get("White").str())
+        .map(|g| g.field("tags").field("White").str())
         .collect();
     assert_eq!(white, ["a", "b"]);
 }

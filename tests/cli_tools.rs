@@ -326,7 +326,7 @@ fn bench_nodes(out: &str) -> u64 {
     let (last, per_position) = lines.split_last().expect("bench printed nothing");
     assert_eq!(
         per_position.len(),
-        doushou::bench::positions().count(),
+        doushou::engine::bench::positions().count(),
         "{out}"
     );
     let words: Vec<&str> = last.split_whitespace().collect();
@@ -377,7 +377,7 @@ fn tune_dir(name: &str, copies: usize) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut data = String::from("# made up for the tests\n");
-    let fens: Vec<&str> = doushou::bench::positions().collect();
+    let fens: Vec<&str> = doushou::engine::bench::positions().collect();
     for i in 0..copies * fens.len() {
         let result = ["1", "0.5", "0"][i % 3];
         data.push_str(&format!("{} ; {result}\n", fens[i % fens.len()]));

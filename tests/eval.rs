@@ -384,3 +384,26 @@ fn the_tuner_recovers_known_weights() {
         start[feature::RIVER_BLOCK]
     );
 }
+
+#[test]
+fn the_engine_reports_the_terms_of_the_evaluation_in_force() {
+    use doushou::engine::Engine;
+    let fen = "2L4/7/7/7/7/7/7/7/e6 w 0 1";
+    let mut engine = Engine::new();
+    engine
+        .set_position(fen, &[] as &[&str])
+        .expect("a legal position");
+    let linear = engine.eval_terms().expect("a position is set");
+    assert!(linear.net.is_none());
+    assert_eq!(linear.terms.len(), doushou::engine::eval::TERMS.len());
+    assert_eq!(linear.total, linear.terms.iter().map(|t| t.1).sum::<i32>());
+    assert_eq!(linear.total, eval(fen));
+
+    engine
+        .set_option("Eval", Some("nnue"))
+        .expect("a known choice");
+    let net = engine.eval_terms().expect("a position is set");
+    assert!(net.net.is_some());
+    assert_eq!(net.terms.len(), 1);
+    assert_eq!(net.terms[0].1, net.total);
+}

@@ -7,8 +7,8 @@
 mod common;
 
 use common::{random_game, run_tool_with_stdin};
-use doushou::cli::analyse::input::{parse_games, parse_position_line};
 use doushou::rules::{Game, Move, Position, Rules, START_FEN};
+use doushou::tools::analyse::input::{parse_games, parse_position_line};
 use doushou::tools::matches::pgn;
 use proptest::prelude::*;
 use serde_json::Value;

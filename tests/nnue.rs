@@ -579,7 +579,7 @@ fn the_search_keeps_its_accumulators_in_step_with_the_game() {
         engine.set_option(name, Some(value)).unwrap();
     }
     let mut searched = 0;
-    for fen in doushou::bench::positions().step_by(4) {
+    for fen in doushou::engine::bench::positions().step_by(4) {
         engine.new_game();
         engine.set_position::<&str>(fen, &[]).unwrap();
         let limits = Limits {

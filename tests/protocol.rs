@@ -1554,7 +1554,7 @@ fn bench(e: &mut EngineProcess, depth: u32) -> (u64, Vec<(u64, String)>) {
 fn bench_reports_each_position_and_a_deterministic_total() {
     let mut e = EngineProcess::start();
     let (total, per_position) = bench(&mut e, 3);
-    let fens: Vec<&str> = doushou::bench::positions().collect();
+    let fens: Vec<&str> = doushou::engine::bench::positions().collect();
     assert_eq!(
         per_position.len(),
         fens.len(),

@@ -2,7 +2,8 @@
 //! exhaustive prover written here), legal moves always, repetition draws used by
 //! the losing side and avoided by the winning one.
 
-use doushou::engine::search::{MATE, Score, Silent};
+use doushou::engine::score::{MATE, Score};
+use doushou::engine::search::Silent;
 use doushou::engine::{Engine, Limits};
 use doushou::rng::SplitMix64;
 use doushou::rules::{Animal, DEN, Game, Outcome, Piece, Position, Rules, Side, Square, WATER};

@@ -1,6 +1,6 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
-use super::RulesArgs;
+use crate::args::RulesArgs;
 use crate::engine::{Engine, SearchControl};
 use clap::Args;
 
@@ -8,7 +8,7 @@ use clap::Args;
 #[derive(Args, Debug)]
 pub struct BenchArgs {
     /// Depth of each search.
-    #[arg(long, default_value_t = crate::bench::DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = crate::engine::bench::DEFAULT_DEPTH)]
     pub depth: i32,
     /// Search threads (the node count is deterministic only with one).
     #[arg(long, default_value_t = 1)]
@@ -18,7 +18,7 @@ pub struct BenchArgs {
     pub hash: usize,
     /// The evaluation (`--eval`, `--eval-file`).
     #[command(flatten)]
-    pub eval: super::EvalArgs,
+    pub eval: crate::args::EvalArgs,
     /// The rules searched under (`--variant`, `--set`): the node count signs
     /// the default rules only.
     #[command(flatten)]
@@ -36,7 +36,7 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         .set_option("Hash", Some(&args.hash.to_string()))
         .map_err(|e| e.to_string())?;
     args.eval.apply(&mut engine)?;
-    crate::bench::run(
+    crate::engine::bench::run(
         engine.searcher(),
         *engine.rules(),
         Some(args.depth),

@@ -1,6 +1,6 @@
 //! `doushou gui`: the command line of the browser GUI (src/gui).
 
-use super::RulesArgs;
+use crate::args::RulesArgs;
 use crate::gui::{self, GuiConfig};
 use crate::tools::matches::config::{EngineSpec, dedupe_names};
 use clap::Args;

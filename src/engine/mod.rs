@@ -2,14 +2,17 @@
 //! and the running search. The protocol loop, bench and the tools all drive it
 //! the same way; it never reads input itself.
 
+pub mod bench;
 pub mod eval;
 pub mod nnue;
+pub mod params;
+pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
 
 use crate::options::{OptionError, OptionKind};
-use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTION_NAMES, Rules};
+use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTION_NAMES, Rules, Side};
 use eval::EvalKind;
 use nnue::Network;
 use search::{Bounds, Features, Listener, PaddedCounter, SearchResult, Shared, Worker};
@@ -119,84 +122,105 @@ impl Default for EngineOptions {
 /// equality to the side that searches (set by match, docs/strength.md).
 pub const DEFAULT_CONTEMPT: i32 = 30;
 
-/// The engine options in the order `uci` lists them, before the rule options.
-const ENGINE_OPTIONS: [&str; 18] = [
-    "Threads",
-    "Hash",
-    "Clear Hash",
-    "MultiPV",
-    "Move Overhead",
-    "Ponder",
-    "UCI_ShowWDL",
-    "Contempt",
-    "Search_TT",
-    "Search_NullMove",
-    "Search_LMR",
-    "Search_Futility",
-    "Search_Aspiration",
-    "Search_DenExtension",
-    "Eval",
-    "EvalFile",
-    "Search_IIR",
-    "Search_HistoryLMR",
+/// One engine option: its name, its kind (with the default and range, from
+/// the default options) and how a checked value applies to the options. The
+/// one place an engine option is declared; `uci` lists them in this order,
+/// before the rule options.
+struct EngineOption {
+    name: &'static str,
+    kind: fn(&EngineOptions) -> OptionKind,
+    apply: fn(&mut EngineOptions, &OptionKind, &str, &str) -> Result<(), OptionError>,
+}
+
+fn check(default: bool) -> OptionKind {
+    OptionKind::Check { default }
+}
+
+fn spin(default: i64, min: i64, max: i64) -> OptionKind {
+    OptionKind::Spin { default, min, max }
+}
+
+/// A `check` option stored in a field of [`EngineOptions`].
+macro_rules! check_option {
+    ($name:literal, $($field:ident).+) => {
+        EngineOption {
+            name: $name,
+            kind: |d| check(d.$($field).+),
+            apply: |o, kind, name, value| {
+                o.$($field).+ = kind.parse_bool(name, value)?;
+                Ok(())
+            },
+        }
+    };
+}
+
+/// A `spin` option in `min..=max` stored in a field of [`EngineOptions`].
+macro_rules! spin_option {
+    ($name:literal, $field:ident as $ty:ty, $min:expr, $max:expr) => {
+        EngineOption {
+            name: $name,
+            kind: |d| spin(d.$field as i64, $min, $max),
+            apply: |o, kind, name, value| {
+                o.$field = kind.parse_int(name, value)? as $ty;
+                Ok(())
+            },
+        }
+    };
+}
+
+const ENGINE_OPTIONS: [EngineOption; 18] = [
+    spin_option!("Threads", threads as usize, 1, 256),
+    spin_option!("Hash", hash_mb as usize, 1, 65536),
+    EngineOption {
+        name: "Clear Hash",
+        kind: |_| OptionKind::Button,
+        // Clearing is done by set_option, which knows the table.
+        apply: |_, _, _, _| Ok(()),
+    },
+    spin_option!("MultiPV", multipv as usize, 1, 32),
+    spin_option!("Move Overhead", move_overhead_ms as u64, 0, 5000),
+    check_option!("Ponder", ponder),
+    check_option!("UCI_ShowWDL", show_wdl),
+    spin_option!("Contempt", contempt as i32, -1000, 1000),
+    check_option!("Search_TT", features.tt_cutoffs),
+    check_option!("Search_NullMove", features.null_move),
+    check_option!("Search_LMR", features.lmr),
+    check_option!("Search_Futility", features.futility),
+    check_option!("Search_Aspiration", features.aspiration),
+    check_option!("Search_DenExtension", features.den_extension),
+    EngineOption {
+        name: "Eval",
+        kind: |d| OptionKind::Combo {
+            default: d.eval.name(),
+            choices: &EvalKind::NAMES,
+        },
+        apply: |o, kind, name, value| {
+            o.eval = EvalKind::ALL[kind.parse_choice(name, value)?];
+            Ok(())
+        },
+    },
+    EngineOption {
+        name: "EvalFile",
+        kind: |_| OptionKind::String {
+            default: EMBEDDED_NET[1],
+        },
+        apply: |o, _, _, value| {
+            o.net = load_net(value)?;
+            Ok(())
+        },
+    },
+    check_option!("Search_IIR", features.iir),
+    check_option!("Search_HistoryLMR", features.history_lmr),
 ];
 
 /// The `EvalFile` values that mean the net built into the binary.
 const EMBEDDED_NET: [&str; 2] = ["", "<default>"];
 
-fn engine_option_kind(name: &str) -> Option<(&'static str, OptionKind)> {
-    let name = ENGINE_OPTIONS
-        .into_iter()
-        .find(|n| n.eq_ignore_ascii_case(name.trim()))?;
-    let d = EngineOptions::default();
-    let check = |default| OptionKind::Check { default };
-    let kind = match name {
-        "Threads" => OptionKind::Spin {
-            default: d.threads as i64,
-            min: 1,
-            max: 256,
-        },
-        "Hash" => OptionKind::Spin {
-            default: d.hash_mb as i64,
-            min: 1,
-            max: 65536,
-        },
-        "Clear Hash" => OptionKind::Button,
-        "MultiPV" => OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: 32,
-        },
-        "Move Overhead" => OptionKind::Spin {
-            default: d.move_overhead_ms as i64,
-            min: 0,
-            max: 5000,
-        },
-        "Ponder" => check(d.ponder),
-        "UCI_ShowWDL" => check(d.show_wdl),
-        "Contempt" => OptionKind::Spin {
-            default: d.contempt as i64,
-            min: -1000,
-            max: 1000,
-        },
-        "Search_TT" => check(d.features.tt_cutoffs),
-        "Search_NullMove" => check(d.features.null_move),
-        "Search_LMR" => check(d.features.lmr),
-        "Search_Futility" => check(d.features.futility),
-        "Search_Aspiration" => check(d.features.aspiration),
-        "Search_DenExtension" => check(d.features.den_extension),
-        "Eval" => OptionKind::Combo {
-            default: d.eval.name(),
-            choices: &EvalKind::NAMES,
-        },
-        "EvalFile" => OptionKind::String {
-            default: EMBEDDED_NET[1],
-        },
-        "Search_IIR" => check(d.features.iir),
-        "Search_HistoryLMR" => check(d.features.history_lmr),
-        _ => unreachable!("every listed engine option has a kind"),
-    };
-    Some((name, kind))
+/// The engine option called `name` (any case, surrounding blanks ignored).
+fn engine_option(name: &str) -> Option<&'static EngineOption> {
+    ENGINE_OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
 }
 
 /// What a search is told when it starts and what the caller hears back.
@@ -464,6 +488,21 @@ fn helper_pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>, String>
         .map_err(|e| format!("threads that can be started ({e})"))
 }
 
+/// The static evaluation of a position split into the terms people read, as
+/// `eval` prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalTerms {
+    /// Whose view the scores take.
+    pub side_to_move: Side,
+    /// The net's description when the net evaluated; `None` for the linear
+    /// evaluation.
+    pub net: Option<String>,
+    /// Each term and its centipawns (the net is one term, `nnue`).
+    pub terms: Vec<(&'static str, i32)>,
+    /// The sum of the terms: the evaluation.
+    pub total: i32,
+}
+
 /// The engine object.
 pub struct Engine {
     rules: Rules,
@@ -503,9 +542,10 @@ impl Engine {
 
     /// Every option, engine options first, with its kind: what `uci` prints.
     pub fn option_list() -> Vec<(&'static str, OptionKind)> {
+        let defaults = EngineOptions::default();
         ENGINE_OPTIONS
-            .into_iter()
-            .filter_map(engine_option_kind)
+            .iter()
+            .map(|o| (o.name, (o.kind)(&defaults)))
             .chain(
                 RULE_OPTION_NAMES
                     .into_iter()
@@ -529,6 +569,30 @@ impl Engine {
         &self.searcher
     }
 
+    /// The static evaluation of the current position by the evaluation in
+    /// force, term by term; `None` without a valid position.
+    pub fn eval_terms(&self) -> Option<EvalTerms> {
+        let game = self.game.as_ref()?;
+        let pos = game.position();
+        let options = &self.searcher.options;
+        let (net, terms) = match options.eval {
+            EvalKind::Nnue => (
+                Some(options.net.description().to_string()),
+                vec![("nnue", options.net.evaluate_position(pos))],
+            ),
+            EvalKind::Linear => (
+                None,
+                eval::term_scores(pos, game.rules(), &eval::WEIGHTS).to_vec(),
+            ),
+        };
+        Some(EvalTerms {
+            side_to_move: pos.side_to_move(),
+            net,
+            total: terms.iter().map(|(_, v)| v).sum(),
+            terms,
+        })
+    }
+
     /// The current game, if a valid position is set.
     pub fn game(&self) -> Option<&Game> {
         self.game.as_ref()
@@ -544,36 +608,18 @@ impl Engine {
     /// everything as it was. A rule option replays the current game under the new
     /// rules; if a move of it is illegal under them the engine holds no position.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        let Some((name, kind)) = engine_option_kind(name) else {
+        let Some(option) = engine_option(name) else {
             let mut rules = self.rules;
             rules.set(name, value.unwrap_or(""))?;
             log::info!("option {name} = {}", value.unwrap_or(""));
             self.set_rules(rules);
             return Ok(());
         };
+        let name = option.name;
         let value = value.unwrap_or("");
         let mut o = self.searcher.options.clone();
-        match name {
-            "Threads" => o.threads = kind.parse_int(name, value)? as usize,
-            "Hash" => o.hash_mb = kind.parse_int(name, value)? as usize,
-            "Clear Hash" => {}
-            "MultiPV" => o.multipv = kind.parse_int(name, value)? as usize,
-            "Move Overhead" => o.move_overhead_ms = kind.parse_int(name, value)? as u64,
-            "Ponder" => o.ponder = kind.parse_bool(name, value)?,
-            "UCI_ShowWDL" => o.show_wdl = kind.parse_bool(name, value)?,
-            "Contempt" => o.contempt = kind.parse_int(name, value)? as i32,
-            "Search_TT" => o.features.tt_cutoffs = kind.parse_bool(name, value)?,
-            "Search_NullMove" => o.features.null_move = kind.parse_bool(name, value)?,
-            "Search_LMR" => o.features.lmr = kind.parse_bool(name, value)?,
-            "Search_Futility" => o.features.futility = kind.parse_bool(name, value)?,
-            "Search_Aspiration" => o.features.aspiration = kind.parse_bool(name, value)?,
-            "Search_DenExtension" => o.features.den_extension = kind.parse_bool(name, value)?,
-            "Eval" => o.eval = EvalKind::ALL[kind.parse_choice(name, value)?],
-            "EvalFile" => o.net = load_net(value)?,
-            "Search_IIR" => o.features.iir = kind.parse_bool(name, value)?,
-            "Search_HistoryLMR" => o.features.history_lmr = kind.parse_bool(name, value)?,
-            _ => unreachable!("every listed engine option is handled"),
-        }
+        let kind = (option.kind)(&EngineOptions::default());
+        (option.apply)(&mut o, &kind, name, value)?;
         // The table's static evaluations belong to the evaluation that wrote them.
         let eval_changed = o.eval != self.searcher.options.eval
             || !Arc::ptr_eq(&o.net, &self.searcher.options.net);
@@ -787,8 +833,8 @@ fn game_start_fen(game: &Game) -> String {
 fn finished_result(outcome: Outcome, game: &Game) -> SearchResult {
     let score = match outcome {
         Outcome::Draw(_) => 0,
-        Outcome::Win { winner, .. } if winner == game.position().side_to_move() => search::MATE,
-        Outcome::Win { .. } => -search::MATE,
+        Outcome::Win { winner, .. } if winner == game.position().side_to_move() => score::MATE,
+        Outcome::Win { .. } => -score::MATE,
     };
     SearchResult {
         best_move: Move::NULL,

@@ -11,17 +11,16 @@
 
 use super::eval::{Weights, evaluate};
 use super::nnue::{Accumulator, AccumulatorStack, Network};
+use super::params::*;
+use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
-use crate::rules::{DEN, Game, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules, Side};
+use crate::rules::{
+    DEN, Game, MAX_MOVES, Move, MoveList, NEIGHBOURS, PIECES, Position, Repetition, Rules, SQUARES,
+    Side,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// A win in `n` plies from the root scores `MATE - n`.
-pub const MATE: i32 = 30_000;
-/// Scores at or beyond this (in absolute value) are mates.
-pub const MATE_BOUND: i32 = MATE - 1_000;
-/// Above every score.
-pub const INFINITY: i32 = MATE + 1;
 /// The deepest the search goes, quiescence included.
 pub const MAX_PLY: usize = 128;
 
@@ -79,37 +78,6 @@ impl Features {
     };
 }
 
-/// A score as the protocol reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns for the side to move.
-    Cp(i32),
-    /// A forced win in this many moves (negative: a forced loss).
-    Mate(i32),
-}
-
-impl Score {
-    /// The protocol form of an internal score.
-    pub fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score) / 2)
-        } else {
-            Score::Cp(score)
-        }
-    }
-}
-
-impl std::fmt::Display for Score {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Mate(n) => write!(f, "mate {n}"),
-        }
-    }
-}
-
 /// One line of search progress, as `info` prints it.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
@@ -119,10 +87,10 @@ pub struct SearchInfo {
     pub seldepth: i32,
     /// Which line of MultiPV (1-based).
     pub multipv: usize,
-    /// The line's score, internal units (see [`Score::from_internal`]).
+    /// The line's score, internal units (see [`super::score::Score::from_internal`]).
     pub score: i32,
     /// `Lower` on a fail high, `Upper` on a fail low, `Exact` otherwise.
-    pub bound: Bound,
+    pub bound: ScoreBound,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Milliseconds since `go`.
@@ -241,7 +209,8 @@ struct RootMove {
 
 /// Reductions for late moves, by depth and move number.
 fn lmr_reduction(depth: i32, moves_searched: usize) -> i32 {
-    let r = 0.5 + (depth.max(1) as f64).ln() * (moves_searched.max(1) as f64).ln() / 2.2;
+    let r =
+        LMR_BASE + (depth.max(1) as f64).ln() * (moves_searched.max(1) as f64).ln() / LMR_DIVISOR;
     r as i32
 }
 
@@ -258,7 +227,7 @@ pub struct Worker<'a> {
     /// False until the first iteration is complete: a search always has a move.
     can_stop: bool,
     killers: [[Move; 2]; MAX_PLY + 2],
-    history: Box<[[i32; 63]; 16]>,
+    history: Box<[[i32; SQUARES]; PIECES]>,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
@@ -306,7 +275,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             can_stop: id != 0,
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            history: Box::new([[0; 63]; 16]),
+            history: Box::new([[0; SQUARES]; PIECES]),
 
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
@@ -396,7 +365,7 @@ impl<'a> Worker<'a> {
                 // Reported once the depth is done: a later line may overtake an
                 // earlier one, which would otherwise be reported twice.
                 for pv_index in 0..multipv {
-                    self.report(depth, pv_index, Bound::Exact, listener);
+                    self.report(depth, pv_index, ScoreBound::Exact, listener);
                 }
             }
             self.can_stop = true;
@@ -442,13 +411,15 @@ impl<'a> Worker<'a> {
     /// previous score, widening on fail high or low.
     fn search_root_window(&mut self, depth: i32, pv_index: usize, listener: &dyn Listener) {
         let previous = self.root_moves[pv_index].previous_score;
-        let mut delta = 30;
-        let (mut alpha, mut beta) =
-            if self.shared.features.aspiration && depth >= 4 && previous.abs() < MATE_BOUND {
-                (previous - delta, previous + delta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if self.shared.features.aspiration
+            && depth >= ASPIRATION_MIN_DEPTH
+            && previous.abs() < MATE_BOUND
+        {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
         loop {
             let score = self.search_root(alpha, beta, depth, pv_index);
             if self.stopped {
@@ -457,20 +428,20 @@ impl<'a> Worker<'a> {
             self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
             if score <= alpha {
                 if self.is_main() {
-                    self.report(depth, pv_index, Bound::Upper, listener);
+                    self.report(depth, pv_index, ScoreBound::Upper, listener);
                 }
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
                 if self.is_main() {
-                    self.report(depth, pv_index, Bound::Lower, listener);
+                    self.report(depth, pv_index, ScoreBound::Lower, listener);
                 }
                 beta = (score + delta).min(INFINITY);
             } else {
                 return;
             }
             delta += delta / 2;
-            if delta > 1000 {
+            if delta > ASPIRATION_MAX_DELTA {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -518,7 +489,7 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn report(&self, depth: i32, pv_index: usize, bound: Bound, listener: &dyn Listener) {
+    fn report(&self, depth: i32, pv_index: usize, bound: ScoreBound, listener: &dyn Listener) {
         let rm = &self.root_moves[pv_index];
         let score = if rm.score == -INFINITY {
             rm.previous_score
@@ -705,23 +676,26 @@ impl<'a> Worker<'a> {
         let static_eval = self.fade_with_no_capture_count(raw_eval, &pos);
         // No table move to try first: this node's ordering is a guess, so
         // spend a ply less on it (internal iterative reduction).
-        let depth = if tt_move.is_null() && depth >= 5 && self.shared.features.iir {
+        let depth = if tt_move.is_null() && depth >= IIR_MIN_DEPTH && self.shared.features.iir {
             depth - 1
         } else {
             depth
         };
 
         if !pv_node && !threatened && beta.abs() < MATE_BOUND {
-            if features.futility && depth <= 4 && static_eval - 110 * depth >= beta {
+            if features.futility
+                && depth <= FUTILITY_MAX_DEPTH
+                && static_eval - FUTILITY_MARGIN * depth >= beta
+            {
                 return static_eval;
             }
             if features.null_move
                 && allow_null
-                && depth >= 3
+                && depth >= NULL_MOVE_MIN_DEPTH
                 && static_eval >= beta
                 && pos.occupied(pos.side_to_move()).count_ones() > 1
             {
-                let r = 3 + depth / 4;
+                let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
                 self.game.make_null();
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
                 self.game.unmake();
@@ -738,7 +712,7 @@ impl<'a> Worker<'a> {
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let original_alpha = alpha;
-        let mut quiets_tried: [Move; 32] = [Move::NULL; 32];
+        let mut quiets_tried: [Move; MAX_MOVES] = [Move::NULL; MAX_MOVES];
         let mut quiet_count = 0;
         for i in 0..order.len {
             let mv = order.pick(i);
@@ -748,9 +722,9 @@ impl<'a> Worker<'a> {
                 && !threatened
                 && !capture
                 && i > 0
-                && depth <= 3
+                && depth <= LMP_MAX_DEPTH
                 && best_score > -MATE_BOUND
-                && quiet_count >= 3 + 2 * (depth * depth) as usize
+                && quiet_count >= LMP_BASE + LMP_PER_DEPTH_SQUARED * (depth * depth) as usize
             {
                 continue;
             }
@@ -760,7 +734,12 @@ impl<'a> Worker<'a> {
                 -self.negamax(-beta, -alpha, depth - 1, ply + 1, pv_node, true)
             } else {
                 let mut reduction = 0;
-                if features.lmr && depth >= 3 && !capture && !threatened && i >= 2 {
+                if features.lmr
+                    && depth >= LMR_MIN_DEPTH
+                    && !capture
+                    && !threatened
+                    && i >= LMR_FIRST_REDUCED_MOVE
+                {
                     reduction = lmr_reduction(depth, i);
                     if pv_node {
                         reduction -= 1;
@@ -770,7 +749,8 @@ impl<'a> Worker<'a> {
                     }
                     if self.shared.features.history_lmr {
                         let piece = pos.piece_at(mv.from()).expect("a move has a mover");
-                        reduction -= self.history[piece.index()][mv.to().index()] / 6000;
+                        reduction -=
+                            self.history[piece.index()][mv.to().index()] / LMR_HISTORY_DIVISOR;
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
@@ -844,33 +824,33 @@ impl<'a> Worker<'a> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = mv;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
         for &m in tried {
             let piece = pos.piece_at(m.from()).expect("a move has a mover").index();
             let h = &mut self.history[piece][m.to().index()];
             let delta = if m == mv { bonus } else { -bonus };
-            // Gravity keeps the table within ±16384.
-            *h += delta - *h * delta.abs() / 16384;
+            // Gravity keeps the table within ±HISTORY_LIMIT.
+            *h += delta - *h * delta.abs() / HISTORY_LIMIT;
         }
     }
 
     fn order_moves(&self, pos: &Position, moves: &MoveList, tt_move: Move, ply: usize) -> Ordered {
         let mut ordered = Ordered {
             moves: *moves,
-            scores: [0; 32],
+            scores: [0; MAX_MOVES],
             len: moves.len(),
         };
         for (i, &m) in moves.iter().enumerate() {
             let mover = pos.piece_at(m.from()).expect("a move has a mover");
             ordered.scores[i] = if m == tt_move {
-                1 << 30
+                ORDER_TT_MOVE
             } else if let Some(victim) = pos.piece_at(m.to()) {
-                (1 << 24) + self.rules.rank(victim.animal) as i32 * 64
+                ORDER_CAPTURE + self.rules.rank(victim.animal) as i32 * ORDER_VICTIM_WEIGHT
                     - self.rules.rank(mover.animal) as i32
             } else if self.killers[ply][0] == m {
-                (1 << 22) + 1
+                ORDER_KILLER + 1
             } else if self.killers[ply][1] == m {
-                1 << 22
+                ORDER_KILLER
             } else {
                 self.history[mover.index()][m.to().index()]
             };
@@ -947,7 +927,7 @@ impl<'a> Worker<'a> {
 /// Moves with ordering scores, picked best-first lazily (most nodes cut early).
 struct Ordered {
     moves: MoveList,
-    scores: [i32; 32],
+    scores: [i32; MAX_MOVES],
     len: usize,
 }
 

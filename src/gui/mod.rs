@@ -178,7 +178,8 @@ fn header(name: &str, value: &str) -> Header {
 }
 
 fn json_response(status: u16, body: &impl serde::Serialize) -> Response<std::io::Cursor<Vec<u8>>> {
-    let text = serde_json::to_string(body).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let text = serde_json::to_string(body)
+        .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string());
     Response::from_string(text)
         .with_status_code(status)
         .with_header(header("Content-Type", "application/json; charset=utf-8"))

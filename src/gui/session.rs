@@ -9,16 +9,16 @@ use super::api::{
     ScoreView, SquareView, State, Thinking,
 };
 use super::engine::{EngineHandle, Event, Request};
-use crate::cli::analyse::input;
-use crate::cli::show::{Ground, ground, squares_top_down};
-use crate::engine::search::Score;
+use crate::engine::score::{Score, ScoreBound};
 use crate::options::OptionKind;
-use crate::protocol::reply::{InfoLine, ScoreBound};
+use crate::protocol::reply::InfoLine;
 use crate::rules::{
     DrawReason, Game, Move, Outcome, Position, RULE_OPTION_NAMES, Rules, Side, WinReason,
 };
+use crate::tools::analyse::input;
 use crate::tools::matches::config::EngineSpec;
 use crate::tools::matches::pgn;
+use crate::tools::show::{Ground, ground, squares_top_down};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -816,6 +816,7 @@ struct AnalysisUpdate {
 
 /// One server-sent event: its name and its data as one line of JSON.
 fn sse(event: &str, data: &impl serde::Serialize) -> String {
-    let json = serde_json::to_string(data).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let json = serde_json::to_string(data)
+        .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string());
     format!("event: {event}\ndata: {json}\n\n")
 }

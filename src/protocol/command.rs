@@ -2,9 +2,9 @@
 //! Parsing checks the shape of a command; whether a position or move is legal is
 //! the engine's business.
 
+use super::error::ParseError;
 use crate::engine::Limits;
 use crate::rules::{Move, START_FEN};
-use std::fmt;
 use std::str::FromStr;
 
 /// One line of input, understood.
@@ -54,72 +54,6 @@ pub enum Command {
     Register,
 }
 
-/// Why a line is not a command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum CommandError {
-    /// No command word known by that name.
-    Unknown(String),
-    /// A command lacks a part.
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// What it lacks.
-        what: &'static str,
-    },
-    /// A part of a command has a bad value.
-    BadValue {
-        /// The command.
-        command: &'static str,
-        /// Which part.
-        field: String,
-        /// The value given.
-        value: String,
-    },
-    /// A word that the command does not take.
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The word.
-        word: String,
-    },
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Unknown(w) => write!(f, "unknown command '{}'", w.escape_default()),
-            CommandError::Missing { command, what } => write!(f, "{command}: missing {what}"),
-            CommandError::BadValue {
-                command,
-                field,
-                value,
-            } => write!(
-                f,
-                "{command}: bad value '{}' for {field}",
-                value.escape_default()
-            ),
-            CommandError::Unexpected { command, word } => {
-                write!(f, "{command}: unexpected '{}'", word.escape_default())
-            }
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
-
-impl CommandError {
-    /// The command word the error is about, when the line had one: a GUI
-    /// waits for `bestmove` after a bad `go`, and a bad `position` leaves none.
-    pub fn command(&self) -> Option<&'static str> {
-        match self {
-            CommandError::Unknown(_) => None,
-            CommandError::Missing { command, .. }
-            | CommandError::BadValue { command, .. }
-            | CommandError::Unexpected { command, .. } => Some(command),
-        }
-    }
-}
-
 /// Every command word, and how many words each takes when that is fixed:
 /// words beyond those are ignored (with a warning), as UCI asks.
 const COMMAND_WORDS: [(&str, Option<usize>); 15] = [
@@ -149,16 +83,16 @@ pub struct LenientLine {
     pub command: Command,
     /// Unknown words before the command word, extra words after a command
     /// that takes none: each was skipped.
-    pub ignored: Vec<CommandError>,
+    pub ignored: Vec<ParseError>,
 }
 
 impl FromStr for LenientLine {
-    type Err = CommandError;
+    type Err = ParseError;
 
     /// Skips words up to the first command word, parses from there, and drops
     /// extra words after a command of fixed length. A line with no command word,
     /// or whose command is malformed, is an error.
-    fn from_str(line: &str) -> Result<LenientLine, CommandError> {
+    fn from_str(line: &str) -> Result<LenientLine, ParseError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let found = words.iter().enumerate().find_map(|(i, w)| {
             COMMAND_WORDS
@@ -167,21 +101,21 @@ impl FromStr for LenientLine {
                 .map(|&(command, arity)| (i, command, arity))
         });
         let Some((start, command, arity)) = found else {
-            return Err(CommandError::Unknown(
+            return Err(ParseError::UnknownCommand(
                 words.first().unwrap_or(&"").to_string(),
             ));
         };
         let mut ignored = Vec::new();
         if start > 0 {
-            ignored.push(CommandError::Unknown(words[..start].join(" ")));
+            ignored.push(ParseError::UnknownCommand(words[..start].join(" ")));
         }
         let mut end = words.len();
         if let Some(n) = arity
             && words.len() > start + 1 + n
         {
             end = start + 1 + n;
-            ignored.push(CommandError::Unexpected {
-                command,
+            ignored.push(ParseError::Unexpected {
+                head: command,
                 word: words[end..].join(" "),
             });
         }
@@ -208,18 +142,18 @@ const GO_KEYWORDS: [&str; 13] = [
 ];
 
 impl FromStr for Command {
-    type Err = CommandError;
+    type Err = ParseError;
 
     /// Parses one line; words are separated by any run of spaces or tabs.
-    fn from_str(line: &str) -> Result<Command, CommandError> {
+    fn from_str(line: &str) -> Result<Command, ParseError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&head, rest)) = words.split_first() else {
-            return Err(CommandError::Unknown(String::new()));
+            return Err(ParseError::UnknownCommand(String::new()));
         };
         let no_args = |cmd: Command, name: &'static str| match rest.first() {
             None => Ok(cmd),
-            Some(w) => Err(CommandError::Unexpected {
-                command: name,
+            Some(w) => Err(ParseError::Unexpected {
+                head: name,
                 word: w.to_string(),
             }),
         };
@@ -236,12 +170,12 @@ impl FromStr for Command {
             "debug" => match rest {
                 ["on"] => Ok(Command::Debug(true)),
                 ["off"] => Ok(Command::Debug(false)),
-                [] => Err(CommandError::Missing {
-                    command: "debug",
+                [] => Err(ParseError::Missing {
+                    head: "debug",
                     what: "on or off",
                 }),
-                [w, ..] => Err(CommandError::BadValue {
-                    command: "debug",
+                [w, ..] => Err(ParseError::BadValue {
+                    head: "debug",
                     field: "mode".into(),
                     value: w.to_string(),
                 }),
@@ -250,36 +184,36 @@ impl FromStr for Command {
             "bench" => match rest {
                 [] => Ok(Command::Bench(None)),
                 [d] => Ok(Command::Bench(Some(number("bench", "depth", d)?))),
-                [_, w, ..] => Err(CommandError::Unexpected {
-                    command: "bench",
+                [_, w, ..] => Err(ParseError::Unexpected {
+                    head: "bench",
                     word: w.to_string(),
                 }),
             },
             "setoption" => parse_setoption(rest),
             "position" => parse_position(rest),
             "go" => parse_go(rest),
-            other => Err(CommandError::Unknown(other.to_string())),
+            other => Err(ParseError::UnknownCommand(other.to_string())),
         }
     }
 }
 
-fn number<T: FromStr>(command: &'static str, field: &str, text: &str) -> Result<T, CommandError> {
-    text.parse().map_err(|_| CommandError::BadValue {
-        command,
+fn number<T: FromStr>(command: &'static str, field: &str, text: &str) -> Result<T, ParseError> {
+    text.parse().map_err(|_| ParseError::BadValue {
+        head: command,
         field: field.to_string(),
         value: text.to_string(),
     })
 }
 
-fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
-    let missing = CommandError::Missing {
-        command: "setoption",
+fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
+    let missing = ParseError::Missing {
+        head: "setoption",
         what: "'name <option>'",
     };
     let (first, rest) = rest.split_first().ok_or(missing.clone())?;
     if *first != "name" {
-        return Err(CommandError::Unexpected {
-            command: "setoption",
+        return Err(ParseError::Unexpected {
+            head: "setoption",
             word: first.to_string(),
         });
     }
@@ -290,8 +224,8 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     }
     let value = value_at.map(|i| rest[i + 1..].join(" "));
     if value.as_deref() == Some("") {
-        return Err(CommandError::Missing {
-            command: "setoption",
+        return Err(ParseError::Missing {
+            head: "setoption",
             what: "the value after 'value'",
         });
     }
@@ -301,7 +235,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, CommandError> {
     })
 }
 
-fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
+fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
     let moves_at = rest.iter().position(|w| *w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&rest[..i], &rest[i + 1..]),
@@ -310,27 +244,27 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     let fen = match setup {
         ["startpos"] => START_FEN.to_string(),
         ["startpos", w, ..] => {
-            return Err(CommandError::Unexpected {
-                command: "position",
+            return Err(ParseError::Unexpected {
+                head: "position",
                 word: w.to_string(),
             });
         }
         ["fen", fields @ ..] if !fields.is_empty() => fields.join(" "),
         ["fen"] => {
-            return Err(CommandError::Missing {
-                command: "position",
+            return Err(ParseError::Missing {
+                head: "position",
                 what: "the position after 'fen'",
             });
         }
         [] => {
-            return Err(CommandError::Missing {
-                command: "position",
+            return Err(ParseError::Missing {
+                head: "position",
                 what: "'startpos' or 'fen <position>'",
             });
         }
         [w, ..] => {
-            return Err(CommandError::Unexpected {
-                command: "position",
+            return Err(ParseError::Unexpected {
+                head: "position",
                 word: w.to_string(),
             });
         }
@@ -341,20 +275,20 @@ fn parse_position(rest: &[&str]) -> Result<Command, CommandError> {
     })
 }
 
-fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
+fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
     let mut limits = Limits::default();
     let mut i = 0;
     // Clocks can go negative in some GUIs once time is out; that is zero left.
-    let time = |i: usize| -> Result<u64, CommandError> {
-        let text = rest.get(i + 1).ok_or(CommandError::Missing {
-            command: "go",
+    let time = |i: usize| -> Result<u64, ParseError> {
+        let text = rest.get(i + 1).ok_or(ParseError::Missing {
+            head: "go",
             what: "a value after a time keyword",
         })?;
         Ok(number::<i64>("go", rest[i], text)?.max(0) as u64)
     };
-    let count = |i: usize| -> Result<u64, CommandError> {
-        let text = rest.get(i + 1).ok_or(CommandError::Missing {
-            command: "go",
+    let count = |i: usize| -> Result<u64, ParseError> {
+        let text = rest.get(i + 1).ok_or(ParseError::Missing {
+            head: "go",
             what: "a value after depth, nodes, mate, movestogo or perft",
         })?;
         number::<u64>("go", rest[i], text)
@@ -366,16 +300,16 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
             "searchmoves" => {
                 while i + 1 < rest.len() && !GO_KEYWORDS.contains(&rest[i + 1]) {
                     i += 1;
-                    let m: Move = rest[i].parse().map_err(|_| CommandError::BadValue {
-                        command: "go",
+                    let m: Move = rest[i].parse().map_err(|_| ParseError::BadValue {
+                        head: "go",
                         field: "searchmoves".into(),
                         value: rest[i].to_string(),
                     })?;
                     limits.searchmoves.push(m);
                 }
                 if limits.searchmoves.is_empty() {
-                    return Err(CommandError::Missing {
-                        command: "go",
+                    return Err(ParseError::Missing {
+                        head: "go",
                         what: "moves after searchmoves",
                     });
                 }
@@ -395,9 +329,9 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
             }
             kw @ ("movestogo" | "depth" | "nodes" | "mate" | "perft") => {
                 let v = count(i)?;
-                let small = || -> Result<u32, CommandError> {
-                    u32::try_from(v).map_err(|_| CommandError::BadValue {
-                        command: "go",
+                let small = || -> Result<u32, ParseError> {
+                    u32::try_from(v).map_err(|_| ParseError::BadValue {
+                        head: "go",
                         field: kw.to_string(),
                         value: v.to_string(),
                     })
@@ -409,8 +343,8 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                     "mate" => limits.mate = Some(small()?),
                     _ => {
                         if i + 2 < rest.len() {
-                            return Err(CommandError::Unexpected {
-                                command: "go",
+                            return Err(ParseError::Unexpected {
+                                head: "go",
                                 word: rest[i + 2].to_string(),
                             });
                         }
@@ -420,8 +354,8 @@ fn parse_go(rest: &[&str]) -> Result<Command, CommandError> {
                 i += 1;
             }
             other => {
-                return Err(CommandError::Unexpected {
-                    command: "go",
+                return Err(ParseError::Unexpected {
+                    head: "go",
                     word: other.to_string(),
                 });
             }
@@ -517,13 +451,16 @@ mod tests {
         let lenient = |line: &str| line.parse::<LenientLine>();
         let joho = lenient("joho isready").expect("isready found");
         assert_eq!(joho.command, Command::IsReady);
-        assert_eq!(joho.ignored, vec![CommandError::Unknown("joho".into())]);
+        assert_eq!(
+            joho.ignored,
+            vec![ParseError::UnknownCommand("joho".into())]
+        );
         let extra = lenient("isready extra words").expect("isready found");
         assert_eq!(extra.command, Command::IsReady);
         assert_eq!(
             extra.ignored,
-            vec![CommandError::Unexpected {
-                command: "isready",
+            vec![ParseError::Unexpected {
+                head: "isready",
                 word: "extra words".into()
             }]
         );
@@ -539,16 +476,13 @@ mod tests {
         // Nothing to find, or a malformed command found: still errors.
         assert_eq!(
             lenient("xyzzy plugh"),
-            Err(CommandError::Unknown("xyzzy".into()))
+            Err(ParseError::UnknownCommand("xyzzy".into()))
         );
         assert_eq!(
-            lenient("joho position fen").map_err(|e| e.command()),
+            lenient("joho position fen").map_err(|e| e.head()),
             Err(Some("position"))
         );
-        assert_eq!(
-            lenient("go depth x").map_err(|e| e.command()),
-            Err(Some("go"))
-        );
+        assert_eq!(lenient("go depth x").map_err(|e| e.head()), Err(Some("go")));
     }
 
     #[test]

@@ -2,13 +2,14 @@
 //! It never waits on a search: searches run on their own thread and print
 //! through [`Output`], which writes whole lines, flushed, one at a time.
 
-use super::command::{Command, CommandError, LenientLine};
-use super::reply::{IdLine, InfoLine, OptionLine, Reply, ScoreBound};
-use crate::engine::eval::{EvalKind, WEIGHTS, feature, feature_counts, term_of};
-use crate::engine::search::{Listener, Score, SearchInfo, SearchResult};
-use crate::engine::tt::Bound;
+use super::command::{Command, LenientLine};
+use super::error::ParseError;
+use super::reply::{IdLine, InfoLine, OptionLine, Reply};
+use crate::engine::score::{Score, ScoreBound, wdl};
+use crate::engine::search::{Listener, SearchInfo, SearchResult};
 use crate::engine::{Engine, GoError, Limits};
 use crate::rules::{Move, Outcome, perft_divide_until};
+use crate::util::lines::{CappedLine, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
@@ -57,21 +58,6 @@ fn printable(text: &str) -> String {
         .collect()
 }
 
-/// Win/draw/loss per mille for a score, from a logistic model of the score
-/// (mates are certain).
-pub fn wdl(score: i32) -> (u32, u32, u32) {
-    match Score::from_internal(score) {
-        Score::Mate(n) if n > 0 => (1000, 0, 0),
-        Score::Mate(_) => (0, 0, 1000),
-        Score::Cp(cp) => {
-            let p = |x: f64| 1.0 / (1.0 + (-x).exp());
-            let win = (1000.0 * p((cp as f64 - 200.0) / 110.0)).round() as u32;
-            let loss = (1000.0 * p((-cp as f64 - 200.0) / 110.0)).round() as u32;
-            (win, 1000 - win - loss, loss)
-        }
-    }
-}
-
 /// The `info ...` line of a search report.
 pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
     InfoLine {
@@ -79,11 +65,7 @@ pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
         seldepth: Some(info.seldepth.max(0) as u32),
         multipv: Some(info.multipv as u32),
         score: Some(Score::from_internal(info.score)),
-        bound: match info.bound {
-            Bound::Lower => ScoreBound::Lower,
-            Bound::Upper => ScoreBound::Upper,
-            _ => ScoreBound::Exact,
-        },
+        bound: info.bound,
         wdl: show_wdl.then(|| wdl(info.score)),
         nodes: Some(info.nodes),
         nps: Some(info.nodes * 1000 / info.time_ms.max(1)),
@@ -133,7 +115,7 @@ fn report_result(out: &Output, result: &SearchResult, show_wdl: bool) {
         seldepth: result.seldepth,
         multipv: 1,
         score: result.score,
-        bound: Bound::Exact,
+        bound: ScoreBound::Exact,
         nodes: result.nodes,
         time_ms: result.time_ms,
         hashfull: result.hashfull,
@@ -185,15 +167,14 @@ impl Session {
     pub fn run(&mut self, mut input: impl BufRead) {
         let mut line = Vec::new();
         loop {
-            line.clear();
-            match read_line_capped(&mut input, &mut line) {
+            match read_line_capped(&mut input, &mut line, MAX_LINE) {
                 Ok(None) => break,
-                Ok(Some(false)) => {
+                Ok(Some(CappedLine::Cut)) => {
                     self.out
                         .error(&format!("line longer than {MAX_LINE} bytes skipped"));
                     continue;
                 }
-                Ok(Some(true)) => {}
+                Ok(Some(CappedLine::Whole)) => {}
                 Err(e) => {
                     log::error!("reading input: {e}");
                     break;
@@ -240,8 +221,8 @@ impl Session {
     /// position (the GUI's was not received: playing from the one before
     /// would answer a question nobody asked); a GUI waits for `bestmove` after
     /// any `go`: it never hangs.
-    fn refuse(&mut self, e: &CommandError) {
-        match e.command() {
+    fn refuse(&mut self, e: &ParseError) {
+        match e.head() {
             Some("position") => {
                 self.engine.set_game(None);
                 self.out
@@ -298,7 +279,7 @@ impl Session {
         self.engine
             .run_in_background(false, move |searcher, control| {
                 let depth = depth.map(|d| d as i32);
-                match crate::bench::run(searcher, rules, depth, control, |l| out.line(l)) {
+                match crate::engine::bench::run(searcher, rules, depth, control, |l| out.line(l)) {
                     Ok(_) => {}
                     Err(why) if control.stop_requested() => out.line(&format!("info string {why}")),
                     Err(why) => out.error(&why),
@@ -385,48 +366,27 @@ impl Session {
     }
 
     fn eval(&self) {
-        let Some(game) = self.engine.game() else {
+        let Some(eval) = self.engine.eval_terms() else {
             self.out.error("no valid position");
             return;
         };
-        let pos = game.position();
-        let options = self.engine.options();
-        if options.eval == EvalKind::Nnue {
-            let score = options.net.evaluate_position(pos);
-            // The description comes from a file: keep its control bytes off stdout.
-            let about: String = options
-                .net
-                .description()
-                .chars()
-                .filter(|c| !c.is_control())
-                .collect();
-            self.out.line(&format!(
-                "Evaluation for {} to move, in centipawns, by the net ({}):",
-                pos.side_to_move(),
-                about
-            ));
-            self.out.line(&format!("{:>18} {score:>7}", "nnue"));
-            self.out.line(&format!("{:>18} {score:>7}", "total"));
-            return;
-        }
-        let counts = feature_counts(pos, game.rules());
-        let mut terms: Vec<(&str, i32)> = Vec::new();
-        for i in 0..feature::COUNT {
-            let v = WEIGHTS[i] * counts[i];
-            match terms.iter_mut().find(|(t, _)| *t == term_of(i)) {
-                Some(entry) => entry.1 += v,
-                None => terms.push((term_of(i), v)),
+        let side = eval.side_to_move;
+        match &eval.net {
+            Some(description) => {
+                // The description comes from a file: keep its control bytes off stdout.
+                let about: String = description.chars().filter(|c| !c.is_control()).collect();
+                self.out.line(&format!(
+                    "Evaluation for {side} to move, in centipawns, by the net ({about}):"
+                ));
             }
+            None => self
+                .out
+                .line(&format!("Evaluation for {side} to move, in centipawns:")),
         }
-        self.out.line(&format!(
-            "Evaluation for {} to move, in centipawns:",
-            pos.side_to_move()
-        ));
-        for (term, v) in &terms {
+        for (term, v) in &eval.terms {
             self.out.line(&format!("{term:>18} {v:>7}"));
         }
-        let total: i32 = terms.iter().map(|(_, v)| v).sum();
-        self.out.line(&format!("{:>18} {total:>7}", "total"));
+        self.out.line(&format!("{:>18} {:>7}", "total", eval.total));
     }
 
     fn moves(&self) {
@@ -445,48 +405,43 @@ impl Session {
     }
 }
 
-/// Reads one line into `buf` (without the `\n` and a trailing `\r`). Answers
-/// `None` at end of input, `Some(false)` if the line was too long (it is
-/// consumed and dropped), `Some(true)` otherwise.
-fn read_line_capped(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
-    let mut too_long = false;
-    let mut read_any = false;
-    loop {
-        let chunk = input.fill_buf()?;
-        if chunk.is_empty() {
-            if !read_any {
-                return Ok(None);
-            }
-            break;
-        }
-        read_any = true;
-        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let data = &chunk[..if done { used - 1 } else { used }];
-        if !too_long {
-            if buf.len() + data.len() > MAX_LINE {
-                too_long = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(data);
-            }
-        }
-        input.consume(used);
-        if done {
-            break;
-        }
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Some(!too_long))
-}
-
 /// Runs the protocol on stdin and stdout until `quit` or end of input.
 pub fn run_stdio() {
     let out = Arc::new(Output::new(Box::new(std::io::stdout())));
     let mut session = Session::new(out);
     session.run(std::io::stdin().lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_protocol_loops_info_lines_round_trip() {
+        use crate::engine::score::MATE;
+        use crate::engine::search::SearchInfo;
+        for (score, bound, wdl) in [
+            (35, ScoreBound::Exact, false),
+            (-120, ScoreBound::Lower, true),
+            (MATE - 5, ScoreBound::Upper, true),
+            (-MATE + 2, ScoreBound::Exact, false),
+        ] {
+            let info = SearchInfo {
+                depth: 9,
+                seldepth: 14,
+                multipv: 1,
+                score,
+                bound,
+                nodes: 123_456,
+                time_ms: 78,
+                hashfull: 12,
+                pv: vec!["g3g4".parse().unwrap(), "a7a6".parse().unwrap()],
+            };
+            let line = info_line(&info, wdl).to_string();
+            let reply: Reply = line
+                .parse()
+                .unwrap_or_else(|e| panic!("{line:?} did not parse: {e}"));
+            assert_eq!(reply.to_string(), line, "display of {reply:?}");
+        }
+    }
 }

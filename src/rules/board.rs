@@ -16,6 +16,8 @@ pub const FILES: u8 = 7;
 pub const RANKS: u8 = 9;
 /// Number of squares on the board.
 pub const SQUARES: usize = 63;
+/// Number of pieces, both sides: the range of [`Piece::index`].
+pub const PIECES: usize = 16;
 /// Every square of the board.
 pub const ALL_SQUARES: Bitboard = (1 << SQUARES) - 1;
 

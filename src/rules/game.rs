@@ -418,11 +418,4 @@ impl Game {
         }
         None
     }
-
-    /// Leaf count of the legal move tree `depth` plies deep, the history included.
-    /// Perft does not stop at draws; a decided position has no moves.
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        let never = std::sync::atomic::AtomicBool::new(false);
-        super::perft::perft_until(self, depth, &never).unwrap_or(0)
-    }
 }

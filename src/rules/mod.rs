@@ -9,8 +9,8 @@ mod position;
 mod variant;
 
 pub use board::{
-    ALL_SQUARES, ALL_TRAPS, Animal, Bitboard, DEN, FILES, JUMPS, Jump, NEIGHBOURS, Piece, RANKS,
-    SQUARES, Side, Square, SquareParseError, TRAPS, WATER, squares,
+    ALL_SQUARES, ALL_TRAPS, Animal, Bitboard, DEN, FILES, JUMPS, Jump, NEIGHBOURS, PIECES, Piece,
+    RANKS, SQUARES, Side, Square, SquareParseError, TRAPS, WATER, squares,
 };
 pub use game::{DrawReason, Game, GameError, MoveError, Outcome, WinReason};
 pub use perft::{PerftReport, perft_divide, perft_divide_until, perft_until};

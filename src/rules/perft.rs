@@ -5,6 +5,15 @@ use super::position::Move;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+impl Game {
+    /// Leaf count of the legal move tree `depth` plies deep, the history included.
+    /// Perft does not stop at draws; a decided position has no moves.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        perft_until(self, depth, &never).unwrap_or(0)
+    }
+}
+
 /// The leaf counts below each root move, and their total.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftReport {

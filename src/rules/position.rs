@@ -177,6 +177,8 @@ impl fmt::Debug for MoveList {
 /// Random keys for Zobrist hashing, fixed at compile time so that keys are the
 /// same in every run (the bench and any stored key depend on it).
 mod zobrist {
+    use super::{PIECES, SQUARES};
+
     const fn splitmix(state: u64) -> (u64, u64) {
         let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = s;
@@ -186,8 +188,8 @@ mod zobrist {
     }
 
     /// One key per piece (16) and square (63).
-    pub const PIECE_SQUARE: [[u64; 63]; 16] = {
-        let mut t = [[0; 63]; 16];
+    pub const PIECE_SQUARE: [[u64; SQUARES]; PIECES] = {
+        let mut t = [[0; SQUARES]; PIECES];
         let mut state = 0x0064_6F75_7368_6F75_u64;
         let mut p = 0;
         while p < 16 {
@@ -325,7 +327,7 @@ pub struct Position {
     /// Piece index (see [`Piece::index`]) on each square, or `NO_PIECE`.
     board: [u8; SQUARES],
     /// Square index of each piece, or `NO_SQUARE` once taken.
-    piece_square: [u8; 16],
+    piece_square: [u8; PIECES],
     /// Each side's occupied squares.
     occupied: [Bitboard; 2],
     side_to_move: Side,
@@ -344,7 +346,7 @@ impl Position {
     pub fn empty(side: Side) -> Position {
         let mut p = Position {
             board: [NO_PIECE; SQUARES],
-            piece_square: [NO_SQUARE; 16],
+            piece_square: [NO_SQUARE; PIECES],
             occupied: [0; 2],
             side_to_move: side,
             plies_since_capture: 0,

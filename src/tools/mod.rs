@@ -1,3 +1,7 @@
-//! Tools that drive engines from outside, through the protocol: the match runner.
+//! What the tools do, apart from their command lines (those are in `cli`):
+//! the match runner (engines driven through the protocol), analysis of
+//! positions and games, and drawing positions.
 
+pub mod analyse;
 pub mod matches;
+pub mod show;

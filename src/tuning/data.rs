@@ -3,10 +3,69 @@
 //! applies its `# rules:` and counts its `# done:` lines, and one rule for which
 //! positions are held out for validation.
 
-use super::texel::TuneError;
 use crate::rules::{Position, Rules};
 use rayon::prelude::*;
+use std::fmt;
 use std::path::PathBuf;
+
+/// Why data could not be read or tuned.
+#[derive(Debug)]
+pub enum TuneError {
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A line of a data file is not `<FEN> ; <result>` or a valid comment.
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A weight table (`--start`) that is not one this build can use.
+    BadWeights {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Too few positions to fit anything.
+    NotEnoughData(usize),
+    /// The weights could not be written where asked (checked before the fit).
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// Why not.
+        why: String,
+    },
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TuneError::Parse {
+                path,
+                line,
+                message,
+            } => write!(f, "{}:{line}: {message}", path.display()),
+            TuneError::BadWeights { path, message } => {
+                write!(f, "{}: not a weight table: {message}", path.display())
+            }
+            TuneError::NotEnoughData(n) => {
+                write!(f, "only {n} positions: too few to tune (need at least 20)")
+            }
+            TuneError::Output { path, why } => write!(f, "cannot write {}: {why}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
 
 /// One position of a data file with its labels, both from Red's view.
 #[derive(Clone, Debug)]

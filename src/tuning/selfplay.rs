@@ -16,8 +16,6 @@ use crate::rules::{
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Instant;
 
 /// What a self-play run does.
@@ -185,12 +183,13 @@ fn red_score(outcome: Option<Outcome>) -> f64 {
 }
 
 /// An engine set up for self-play: one thread, a small table, the run's rules.
-fn new_engine(config: &SelfplayConfig) -> Result<Engine, SelfplayError> {
+/// The error is the engine's refusal, for [`SelfplayError::Engine`].
+fn new_engine(config: &SelfplayConfig) -> Result<Engine, String> {
     let mut engine = Engine::new();
     let set = |engine: &mut Engine, name: &str, value: &str| {
         engine
             .set_option(name, Some(value))
-            .map_err(|e| SelfplayError::Engine(e.to_string()))
+            .map_err(|e| e.to_string())
     };
     set(&mut engine, "Threads", "1")?;
     set(&mut engine, "Hash", &config.hash_mb.max(1).to_string())?;
@@ -308,9 +307,6 @@ pub fn run(
         writeln!(out, "# engine: {}", options.join(" "))?;
     }
     let start = Instant::now();
-    let next = AtomicUsize::new(0);
-    let failed = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<GameRecord, SelfplayError>>();
     let (shard, shards) = config.shard;
     // This shard's block of game indices: first..first + my_games.
     let first = config.games * shard / shards;
@@ -319,45 +315,18 @@ pub fn run(
         total: my_games,
         ..Progress::default()
     };
-    let outcome = std::thread::scope(|scope| -> Result<(), SelfplayError> {
-        for _ in 0..config.jobs.min(my_games.max(1)) {
-            let tx = tx.clone();
-            let (next, failed) = (&next, &failed);
-            scope.spawn(move || {
-                let mut engine = match new_engine(config) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        failed.store(true, Ordering::Relaxed);
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                };
-                while !failed.load(Ordering::Relaxed) {
-                    let nth = next.fetch_add(1, Ordering::Relaxed);
-                    if nth >= my_games {
-                        break;
-                    }
-                    let record = play_game(&mut engine, config, first + nth);
-                    if record.is_err() {
-                        failed.store(true, Ordering::Relaxed);
-                    }
-                    if tx.send(record).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        // Games finish out of order; hold them back so the file is in index order.
-        let mut pending = BTreeMap::new();
-        for record in rx {
-            let record = match record {
-                Ok(r) => r,
-                Err(e) => {
-                    failed.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
-            };
+    // Games finish out of order; hold them back so the file is in index order.
+    let mut pending = BTreeMap::new();
+    crate::util::pool::run_jobs(
+        my_games,
+        config.jobs,
+        || new_engine(config),
+        |engine, nth| match engine {
+            Ok(engine) => play_game(engine, config, first + nth),
+            Err(e) => Err(SelfplayError::Engine(e.clone())),
+        },
+        |_, record| -> Result<(), SelfplayError> {
+            let record = record?;
             pending.insert(record.index, record);
             while let Some(record) = pending.remove(&(first + summary.games)) {
                 for (fen, score) in &record.positions {
@@ -373,14 +342,9 @@ pub fn run(
                 summary.seconds = start.elapsed().as_secs_f64();
                 progress(&summary);
             }
-        }
-        Ok(())
-    });
-    if let Err(e) = outcome {
-        // Stop the other threads soon: they check the flag between games.
-        failed.store(true, Ordering::Relaxed);
-        return Err(e);
-    }
+            Ok(())
+        },
+    )?;
     writeln!(
         out,
         "# done: games={} positions={} red-won={} drawn={} blue-won={} {settings}",

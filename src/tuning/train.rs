@@ -17,8 +17,8 @@
 pub mod files;
 pub mod net;
 
+use super::data::TuneError;
 use super::data::{self, RunSummary};
-use super::texel::TuneError;
 use crate::engine::nnue::features::active_features;
 use crate::rng::SplitMix64;
 use crate::rules::{Position, Side};

@@ -5,7 +5,7 @@ use super::game::Referee;
 use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
 use super::stats::Sprt;
 use super::{MatchConfig, client, resume_match, run_match};
-use crate::cli::RulesArgs;
+use crate::args::RulesArgs;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -8,7 +8,7 @@ use crate::rules::{Game, Rules};
 use std::time::{Duration, Instant};
 
 /// The bench positions, built into the binary so the bench runs anywhere.
-pub const POSITIONS: &str = include_str!("../bench-positions/bench.txt");
+pub const POSITIONS: &str = include_str!("../../bench-positions/bench.txt");
 
 /// The default depth of the bench.
 pub const DEFAULT_DEPTH: i32 = 9;
@@ -74,7 +74,7 @@ pub fn run(
             result.depth,
             result.nodes,
             result.best_move,
-            crate::engine::search::Score::from_internal(result.score)
+            crate::engine::score::Score::from_internal(result.score)
         ));
     }
     let report = BenchReport {

@@ -1,22 +1,19 @@
-//! `doushou analyse`: positions or whole games in, one answer per input out,
+//! What `doushou analyse` does: positions or whole games in, one answer per input out,
 //! searched on every core. The input is read whole first (so that its length
 //! is known for the progress bar and the work can be shared out), then the
 //! answers are printed strictly in input order, each as soon as it and every
 //! answer before it are ready.
-//!
-//! Exit code: 0 when every input was answered, 1 when some were invalid (they
-//! get an error line and the rest goes on), 2 for a usage error.
+//! The command line is in `src/cli/analyse.rs`; the answer of [`analyse`]
+//! says which exit code it gives.
 
 pub mod annotate;
 pub mod input;
 pub mod pool;
 pub mod report;
 
-use super::{EvalArgs, RulesArgs};
 use crate::engine::Limits;
 use crate::engine::time::TimeLimits;
-use crate::rules::Side;
-use clap::Args;
+use crate::rules::{Rules, Side};
 use input::{GameSpec, LineError, PositionSpec};
 use pool::{Setup, Task, TaskResult};
 use std::io::{IsTerminal, Read, Write};
@@ -30,54 +27,33 @@ pub const DEFAULT_DEPTH: u32 = 10;
 /// Above this many searches, a terminal gets a progress bar.
 const PROGRESS_MIN_TASKS: usize = 20;
 
-/// Arguments of `doushou analyse`.
-#[derive(Args, Debug)]
-pub struct AnalyseArgs {
-    /// The input file; `-` or nothing reads standard input. Each line is a
-    /// position: `startpos` or a FEN, optionally followed by `moves ...`.
-    /// Blank lines and lines starting with `#` are skipped.
+/// What `doushou analyse` was asked to do, once the command line is read.
+#[derive(Clone, Debug)]
+pub struct AnalyseConfig {
+    /// The input file; `None` or `-` reads standard input.
     pub input: Option<PathBuf>,
-    /// Search each position to this depth (default 10 when no limit is given).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    /// Search depth (with no limit at all, [`DEFAULT_DEPTH`]).
     pub depth: Option<u32>,
-    /// Search each position for at most this many nodes.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Node budget per search.
     pub nodes: Option<u64>,
-    /// Search each position for this many milliseconds (not reproducible).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Time per search, ms.
     pub movetime: Option<u64>,
-    /// Report the best K lines of each position (positions only; in JSON as a
-    /// `multipv` array).
-    #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "game",
-          value_parser = clap::value_parser!(u32).range(1..=32))]
+    /// Lines reported per position.
     pub multipv: u32,
     /// One JSON object per line instead of text.
-    #[arg(long)]
     pub json: bool,
-    /// The input is games: records written by `doushou match` (their Rules and
-    /// FEN tags apply), or one game per line (`startpos moves ...`, `<fen>
-    /// moves ...`, or a bare move list). Every move is annotated.
-    #[arg(long)]
+    /// The input is games, to annotate move by move.
     pub game: bool,
-    /// With --game: a move losing more than this many centipawns against the
-    /// engine's choice is flagged as a blunder (mates count as 10000).
-    #[arg(long, value_name = "CP", default_value_t = 150)]
+    /// Centipawns lost that make a move a blunder.
     pub blunder: u32,
-    /// Positions searched at once, each by its own engine with its own table
-    /// (default: one per core). The answers do not depend on it at a fixed
-    /// depth or node count.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    /// Searches at once (`None`: one per core).
     pub jobs: Option<u32>,
-    /// Transposition table of each job, MB.
-    #[arg(long, value_name = "MB", default_value_t = 16,
-          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Table per job, MB.
     pub hash: u32,
-    /// The rules in force (`--variant`, `--set`).
-    #[command(flatten)]
-    pub rules: RulesArgs,
-    /// The evaluation (`--eval`, `--eval-file`).
-    #[command(flatten)]
-    pub eval: EvalArgs,
+    /// The rules in force.
+    pub rules: Rules,
+    /// Engine options set on every job's engine, `(name, value)`.
+    pub engine_options: Vec<(String, String)>,
 }
 
 /// Why `analyse` could not run at all (exit code 2).
@@ -149,21 +125,10 @@ impl Unit {
     }
 }
 
-/// Runs `doushou analyse`; answers the exit code.
-pub fn run(args: &AnalyseArgs) -> i32 {
-    match analyse(args) {
-        Ok(all_valid) => i32::from(!all_valid),
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
-}
-
 /// Answers every input; `Ok(false)` when some input was invalid.
-fn analyse(args: &AnalyseArgs) -> Result<bool, UsageError> {
-    let rules = args.rules.rules().map_err(UsageError::Rules)?;
-    let engine_options = args.eval.settings().map_err(UsageError::Eval)?;
+pub fn analyse(args: &AnalyseConfig) -> Result<bool, UsageError> {
+    let rules = args.rules;
+    let engine_options = args.engine_options.clone();
     let text = read_input(args.input.as_ref())?;
     let (units, tasks) = if args.game {
         game_units(&text, rules)

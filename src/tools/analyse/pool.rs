@@ -13,8 +13,6 @@ use super::input::PositionSpec;
 use crate::engine::search::{SearchResult, Silent};
 use crate::engine::{Engine, Limits};
 use crate::rules::{Move, Rules};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// One search to run: a position under its rules.
 #[derive(Clone, Debug)]
@@ -62,43 +60,18 @@ pub fn run<E>(
     tasks: &[Task],
     setup: &Setup,
     jobs: usize,
-    mut on_result: impl FnMut(usize, TaskResult) -> Result<(), E>,
+    on_result: impl FnMut(usize, TaskResult) -> Result<(), E>,
 ) -> Result<(), E> {
-    if tasks.is_empty() {
-        return Ok(());
-    }
-    let next = AtomicUsize::new(0);
-    let cancel = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<(usize, TaskResult)>();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, tasks.len()) {
-            let sender = sender.clone();
-            let (next, cancel) = (&next, &cancel);
-            scope.spawn(move || {
-                let mut engine = new_engine(setup);
-                while !cancel.load(Ordering::Relaxed) {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(task) = tasks.get(i) else { break };
-                    let result = match &mut engine {
-                        Ok(engine) => search(engine, task, &setup.limits),
-                        Err(e) => Err(e.clone()),
-                    };
-                    if sender.send((i, result)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        // Only the workers hold senders now: the loop ends when they are done.
-        drop(sender);
-        for (i, result) in receiver {
-            if let Err(e) = on_result(i, result) {
-                cancel.store(true, Ordering::Relaxed);
-                return Err(e);
-            }
-        }
-        Ok(())
-    })
+    crate::util::pool::run_jobs(
+        tasks.len(),
+        jobs,
+        || new_engine(setup),
+        |engine, i| match engine {
+            Ok(engine) => search(engine, &tasks[i], &setup.limits),
+            Err(e) => Err(e.clone()),
+        },
+        on_result,
+    )
 }
 
 /// A worker's engine: one search thread, its own table, the lines asked for.
@@ -113,7 +86,7 @@ fn new_engine(setup: &Setup) -> Result<Engine, String> {
             .set_option(name, Some(&value))
             .map_err(|e| e.to_string())?;
     }
-    crate::cli::apply_settings(&mut engine, &setup.engine_options)?;
+    crate::args::apply_settings(&mut engine, &setup.engine_options)?;
     Ok(engine)
 }
 

@@ -6,7 +6,7 @@
 
 use super::input::GameSpec;
 use super::pool::Answer;
-use crate::engine::search::MATE_BOUND;
+use crate::engine::score::MATE_BOUND;
 use crate::rules::{Game, Move, Outcome, Side};
 
 /// Mates count as this many centipawns when measuring a drop: more than any
@@ -129,7 +129,7 @@ pub fn annotate(spec: &GameSpec, results: &[&Answer], blunder_cp: i32) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::MATE;
+    use crate::engine::score::MATE;
 
     #[test]
     fn mates_count_as_large_drops() {

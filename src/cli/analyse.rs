@@ -1,0 +1,92 @@
+//! The command line of `doushou analyse` (the work is in
+//! [`crate::tools::analyse`]).
+//!
+//! Exit code: 0 when every input was answered, 1 when some were invalid (they
+//! get an error line and the rest goes on), 2 for a usage error.
+
+use crate::args::{EvalArgs, RulesArgs};
+use crate::tools::analyse::{AnalyseConfig, UsageError, analyse};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `doushou analyse`.
+#[derive(Args, Debug)]
+pub struct AnalyseArgs {
+    /// The input file; `-` or nothing reads standard input. Each line is a
+    /// position: `startpos` or a FEN, optionally followed by `moves ...`.
+    /// Blank lines and lines starting with `#` are skipped.
+    pub input: Option<PathBuf>,
+    /// Search each position to this depth (default 10 when no limit is given).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Search each position for at most this many nodes.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search each position for this many milliseconds (not reproducible).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Report the best K lines of each position (positions only; in JSON as a
+    /// `multipv` array).
+    #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "game",
+          value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub multipv: u32,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The input is games: records written by `doushou match` (their Rules and
+    /// FEN tags apply), or one game per line (`startpos moves ...`, `<fen>
+    /// moves ...`, or a bare move list). Every move is annotated.
+    #[arg(long)]
+    pub game: bool,
+    /// With --game: a move losing more than this many centipawns against the
+    /// engine's choice is flagged as a blunder (mates count as 10000).
+    #[arg(long, value_name = "CP", default_value_t = 150)]
+    pub blunder: u32,
+    /// Positions searched at once, each by its own engine with its own table
+    /// (default: one per core). The answers do not depend on it at a fixed
+    /// depth or node count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+    /// Transposition table of each job, MB.
+    #[arg(long, value_name = "MB", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash: u32,
+    /// The rules in force (`--variant`, `--set`).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// The evaluation (`--eval`, `--eval-file`).
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+impl AnalyseArgs {
+    /// The analysis these arguments ask for, once the rules and the
+    /// evaluation they name are checked.
+    pub fn config(&self) -> Result<AnalyseConfig, UsageError> {
+        Ok(AnalyseConfig {
+            input: self.input.clone(),
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime,
+            multipv: self.multipv,
+            json: self.json,
+            game: self.game,
+            blunder: self.blunder,
+            jobs: self.jobs,
+            hash: self.hash,
+            rules: self.rules.rules().map_err(UsageError::Rules)?,
+            engine_options: self.eval.settings().map_err(UsageError::Eval)?,
+        })
+    }
+}
+
+/// Runs `doushou analyse`; answers the exit code.
+pub fn run(args: &AnalyseArgs) -> i32 {
+    match args.config().and_then(|config| analyse(&config)) {
+        Ok(all_valid) => i32::from(!all_valid),
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

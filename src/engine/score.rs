@@ -1,0 +1,72 @@
+//! Scores: the internal integer scale the search and table share (mates
+//! counted in plies from the root), and the forms the protocol and tools
+//! report it in (centipawns or moves to mate, a bound, win/draw/loss odds).
+//! Below both search and tt, so neither imports the other for it.
+
+use std::fmt;
+
+/// A win in `n` plies from the root scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores at or beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Above every score.
+pub const INFINITY: i32 = MATE + 1;
+/// A score as the protocol reports it; in JSON `{"cp":12}` or `{"mate":-3}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Score {
+    /// Centipawns for the side to move.
+    Cp(i32),
+    /// A forced win in this many moves (negative: a forced loss).
+    Mate(i32),
+}
+
+impl Score {
+    /// The protocol form of an internal score.
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// What a reported score says about the true score: the search's answer, not
+/// the table's ([`super::tt::Bound`] also has "nothing stored").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// The true score.
+    #[default]
+    Exact,
+    /// The true score is at least this (a fail high).
+    Lower,
+    /// The true score is at most this (a fail low).
+    Upper,
+}
+
+/// Win/draw/loss per mille for a score, from a logistic model of the score
+/// (mates are certain).
+pub fn wdl(score: i32) -> (u32, u32, u32) {
+    match Score::from_internal(score) {
+        Score::Mate(n) if n > 0 => (1000, 0, 0),
+        Score::Mate(_) => (0, 0, 1000),
+        Score::Cp(cp) => {
+            let p = |x: f64| 1.0 / (1.0 + (-x).exp());
+            let win = (1000.0 * p((cp as f64 - 200.0) / 110.0)).round() as u32;
+            let loss = (1000.0 * p((-cp as f64 - 200.0) / 110.0)).round() as u32;
+            (win, 1000 - win - loss, loss)
+        }
+    }
+}

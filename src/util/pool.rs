@@ -1,0 +1,122 @@
+//! The worker pool of the tools that run many independent jobs (analyse's
+//! searches, self-play's games, the match runner's games): scoped threads that
+//! each set up their own state once (an engine, say), take job indices in
+//! turn, and hand each result back to the calling thread as soon as it is
+//! ready. Not rayon: the jobs are long and each thread keeps its own state
+//! across them, and the caller wants results as they finish, not at the end.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Runs jobs `0..count` on up to `threads` threads (at least one). Each thread
+/// builds its state with `init`, then runs `work(&mut state, index)` for the
+/// next index not yet taken. Results reach `on_result` on the calling thread
+/// in completion order, with their index. An error from `on_result` stops the
+/// threads after their current job and is returned.
+pub fn run_jobs<S, R, E>(
+    count: usize,
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> R + Sync,
+    mut on_result: impl FnMut(usize, R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    R: Send,
+{
+    if count == 0 {
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let cancel = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, count) {
+            let sender = sender.clone();
+            let (next, cancel, init, work) = (&next, &cancel, &init, &work);
+            scope.spawn(move || {
+                let mut state = init();
+                while !cancel.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    if sender.send((i, work(&mut state, i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        // Only the workers hold senders now: the loop ends when they are done.
+        drop(sender);
+        for (i, result) in receiver {
+            if let Err(e) = on_result(i, result) {
+                cancel.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_job_runs_once_whatever_the_thread_count() {
+        for threads in [0, 1, 3, 50] {
+            let mut seen = vec![0; 20];
+            run_jobs(
+                20,
+                threads,
+                || (),
+                |_, i| i * i,
+                |i, r| {
+                    assert_eq!(r, i * i);
+                    seen[i] += 1;
+                    Ok::<(), ()>(())
+                },
+            )
+            .unwrap();
+            assert!(seen.iter().all(|&n| n == 1), "{threads} threads: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn a_thread_keeps_its_state_across_jobs() {
+        let mut counts = Vec::new();
+        let count_jobs = |jobs_here: &mut usize, _| {
+            *jobs_here += 1;
+            *jobs_here
+        };
+        run_jobs(
+            10,
+            1,
+            || 0usize,
+            count_jobs,
+            |_, n| {
+                counts.push(n);
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(counts, (1..=10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn an_error_stops_the_run_and_is_returned() {
+        let mut results = 0;
+        let outcome = run_jobs(
+            1000,
+            1,
+            || (),
+            |_, i| i,
+            |i, _| {
+                results += 1;
+                if i == 3 { Err(i) } else { Ok(()) }
+            },
+        );
+        assert_eq!(outcome, Err(3));
+        assert_eq!(results, 4);
+    }
+}
