@@ -393,6 +393,9 @@ fn the_engine_reports_the_terms_of_the_evaluation_in_force() {
     engine
         .set_position(fen, &[] as &[&str])
         .expect("a legal position");
+    engine
+        .set_option("Eval", Some("linear"))
+        .expect("a known choice");
     let linear = engine.eval_terms().expect("a position is set");
     assert!(linear.net.is_none());
     assert_eq!(linear.terms.len(), doushou::engine::eval::TERMS.len());
