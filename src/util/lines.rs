@@ -17,7 +17,8 @@ pub enum CappedLine {
 /// Reads one line into `buf` (cleared first), without its `\n` and a trailing
 /// `\r`, keeping at most `max` bytes of it, so that a peer cannot make us hold
 /// an endless line. Answers `None` at end of input (a last line without `\n`
-/// is still a line). Interrupted reads are retried; other errors are returned.
+/// is still a line). Interrupted reads are retried; other errors are returned,
+/// with what was read of the line before them left in `buf`.
 pub fn read_line_capped(
     input: &mut impl BufRead,
     buf: &mut Vec<u8>,

@@ -152,8 +152,55 @@ const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 /// position). `rules` are the command line's; a record's tags override them.
 /// A faulty game becomes an error and reading goes on with the next one.
 pub fn parse_games(text: &str, rules: Rules) -> Vec<Result<GameSpec, LineError>> {
+    read_entries(text)
+        .into_iter()
+        .map(|entry| match entry? {
+            Entry::Record(record) => record_game(record, rules),
+            Entry::Plain { line, text } => parse_plain_game(text, line, rules),
+        })
+        .collect()
+}
+
+/// A record as the text writes it, before any rules give its tags and moves
+/// a meaning.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawRecord {
+    /// The line of its first tag.
+    pub line: usize,
+    /// Its last line.
+    pub last_line: usize,
+    /// Its tags in file order, as ((name, value), line); escapes undone.
+    pub tags: Vec<((String, String), usize)>,
+    /// Its movetext's moves, move numbers and comments left out, with their lines.
+    pub moves: Vec<(String, usize)>,
+    /// The result token that closed its movetext, if one did.
+    pub result: Option<String>,
+    /// The first word after the result token on its line (which ends the
+    /// record all the same), with that line: a strict reader refuses it.
+    pub after_result: Option<(String, usize)>,
+}
+
+/// One game of a text, as [`read_entries`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entry<'a> {
+    /// A record: tag lines, then movetext.
+    Record(RawRecord),
+    /// A line outside any record that is neither blank nor a `#` comment.
+    Plain {
+        /// Its line number.
+        line: usize,
+        /// The line.
+        text: &'a str,
+    },
+}
+
+/// Cuts `text` into records and plain lines, without any rules: the reading
+/// that [`parse_games`] and the match runner's strict PGN reader share. A
+/// record with a malformed tag or a comment left open is an error, and
+/// reading goes on after it.
+pub fn read_entries(text: &str) -> Vec<Result<Entry<'_>, LineError>> {
     let lines: Vec<&str> = text.lines().collect();
-    let mut games = Vec::new();
+    let mut entries = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         if is_skipped(lines[i]) {
@@ -161,15 +208,18 @@ pub fn parse_games(text: &str, rules: Rules) -> Vec<Result<GameSpec, LineError>>
             continue;
         }
         if lines[i].trim_start().starts_with('[') {
-            let (game, next) = parse_record(&lines, i, rules);
-            games.push(game);
+            let (record, next) = read_record(&lines, i);
+            entries.push(record.map(Entry::Record));
             i = next;
         } else {
-            games.push(parse_plain_game(lines[i], i + 1, rules));
+            entries.push(Ok(Entry::Plain {
+                line: i + 1,
+                text: lines[i],
+            }));
             i += 1;
         }
     }
-    games
+    entries
 }
 
 /// One game on one line: a position line, or a bare move list (move numbers
@@ -271,13 +321,9 @@ fn check_moves(
     Ok(())
 }
 
-/// Reads the record whose first tag is on line `first` (0-based); answers the
-/// game and the index of the first line after the record.
-fn parse_record(
-    lines: &[&str],
-    first: usize,
-    rules: Rules,
-) -> (Result<GameSpec, LineError>, usize) {
+/// Reads the record whose first tag is on line `first` (0-based); answers it
+/// and the index of the first line after it.
+fn read_record(lines: &[&str], first: usize) -> (Result<RawRecord, LineError>, usize) {
     let mut i = first;
     let mut tags = Vec::new();
     let mut error = None;
@@ -299,6 +345,7 @@ fn parse_record(
     }
     let mut words = Vec::new();
     let mut result = None;
+    let mut after_result = None;
     let mut in_comment = false;
     'movetext: while i < lines.len() && !lines[i].trim_start().starts_with('[') {
         let text = lines[i];
@@ -318,10 +365,12 @@ fn parse_record(
             }
             // Up to the next comment: `{` opens one, `;` comments out the line.
             let cut = rest.find(['{', ';']).unwrap_or(rest.len());
-            for word in rest[..cut].split_whitespace() {
+            let mut line_words = rest[..cut].split_whitespace();
+            while let Some(word) = line_words.next() {
                 match movetext_word(word) {
                     Word::Result(r) => {
                         result = Some(r.to_string());
+                        after_result = line_words.next().map(|w| (w.to_string(), i + 1));
                         i += 1;
                         break 'movetext;
                     }
@@ -344,21 +393,29 @@ fn parse_record(
             error: InputError::UnclosedComment,
         });
     }
-    let game = match error {
+    let record = match error {
         Some(e) => Err(e),
-        None => record_game(first + 1, tags, words, result, rules),
+        None => Ok(RawRecord {
+            line: first + 1,
+            last_line: i,
+            tags,
+            moves: words,
+            result,
+            after_result,
+        }),
     };
-    (game, i)
+    (record, i)
 }
 
 /// The game of a record, its tags applied and its moves checked.
-fn record_game(
-    line: usize,
-    tags: Vec<((String, String), usize)>,
-    moves: Vec<(String, usize)>,
-    result: Option<String>,
-    mut rules: Rules,
-) -> Result<GameSpec, LineError> {
+fn record_game(record: RawRecord, mut rules: Rules) -> Result<GameSpec, LineError> {
+    let RawRecord {
+        line,
+        tags,
+        moves,
+        result,
+        ..
+    } = record;
     let find = |name: &str| {
         tags.iter()
             .find(|((n, _), _)| n.eq_ignore_ascii_case(name))

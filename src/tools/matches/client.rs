@@ -4,9 +4,10 @@
 //! deadline (`recv_timeout`) and a hung engine never hangs the runner.
 
 use crate::protocol::reply::{IdLine, OptionLine, Reply};
+use crate::util::lines::{CappedLine, read_line_capped};
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel, sync_channel};
@@ -145,48 +146,31 @@ pub struct EngineProcess {
 
 /// Reads `input` line by line into `sink` until end of input or until `sink`
 /// answers false. Long lines are cut at [`MAX_LINE`] bytes; a trailing `\r` is
-/// dropped.
+/// dropped, even from the kept part of a cut line. A read error ends the input,
+/// after the part of a line read before it.
 fn pump_lines(input: impl Read, mut sink: impl FnMut(Line) -> bool) {
     let mut input = BufReader::new(input);
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        let mut got_any = false;
-        let ended = loop {
-            let chunk = match input.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break true,
-            };
-            if chunk.is_empty() {
-                break true;
-            }
-            got_any = true;
-            let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            let data = &chunk[..if done { used - 1 } else { used }];
-            let room = MAX_LINE.saturating_sub(buf.len());
-            buf.extend_from_slice(&data[..data.len().min(room)]);
-            input.consume(used);
-            if done {
-                break false;
-            }
+        let read = read_line_capped(&mut input, &mut buf, MAX_LINE);
+        let ended = match read {
+            Ok(Some(_)) => false,
+            Ok(None) => return,
+            // What an error broke off is still a line if anything was read:
+            // the reader leaves it in the buffer.
+            Err(_) if buf.is_empty() => return,
+            Err(_) => true,
         };
-        if got_any {
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
-            let line = Line {
-                text: String::from_utf8_lossy(&buf).into_owned(),
-                at: Instant::now(),
-            };
-            if !sink(line) {
-                return;
-            }
+        // The shared reader keeps the `\r` of a cut line and of a line broken
+        // off by an error; the engine's lines never kept it.
+        if !matches!(read, Ok(Some(CappedLine::Whole))) && buf.last() == Some(&b'\r') {
+            buf.pop();
         }
-        if ended {
+        let line = Line {
+            text: String::from_utf8_lossy(&buf).into_owned(),
+            at: Instant::now(),
+        };
+        if !sink(line) || ended {
             return;
         }
     }
@@ -423,5 +407,47 @@ impl EngineProcess {
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pumped(input: impl Read) -> Vec<String> {
+        let mut lines = Vec::new();
+        pump_lines(input, |line| {
+            lines.push(line.text);
+            true
+        });
+        lines
+    }
+
+    #[test]
+    fn a_long_line_is_cut_and_loses_a_return_at_the_cut() {
+        let mut input = vec![b'x'; MAX_LINE - 1];
+        input.extend_from_slice(b"\rmore\r\nok\r\nlast");
+        let lines = pumped(&input[..]);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0], "x".repeat(MAX_LINE - 1));
+        assert_eq!(lines[1..], ["ok", "last"]);
+    }
+
+    /// Gives `abc\r`, then fails.
+    struct BrokenPipe(bool);
+
+    impl Read for BrokenPipe {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if std::mem::replace(&mut self.0, true) {
+                return Err(std::io::Error::other("broken"));
+            }
+            buf[..4].copy_from_slice(b"abc\r");
+            Ok(4)
+        }
+    }
+
+    #[test]
+    fn a_read_error_ends_the_input_after_the_part_line_before_it() {
+        assert_eq!(pumped(BrokenPipe(false)), ["abc"]);
     }
 }

@@ -29,6 +29,7 @@ pub mod stats;
 pub use args::{MatchArgs, run};
 pub use record::MatchSettings;
 
+use crate::util::pool::run_jobs;
 use client::ClientError;
 use config::{EngineSpec, SearchLimits};
 use game::{GameRecord, Referee, Seat, Termination};
@@ -40,8 +41,7 @@ use std::fmt::{self, Write as _};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
@@ -474,35 +474,31 @@ fn play_match(
         summary.variant
     );
 
-    let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // Why an engine could not be started: its later games are lost at once
     // rather than each waiting for the same failure.
     let broken: Mutex<Vec<Option<String>>> = Mutex::new(vec![None; names.len()]);
     let mut write_error = None;
-    std::thread::scope(|scope| {
-        let (tx, rx) = channel::<(Job, GameRecord)>();
-        for _ in 0..config.concurrency.min(jobs.len()) {
-            let tx = tx.clone();
-            let (jobs, next, stop, broken) = (&jobs, &next, &stop, &broken);
-            scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) && !client::interrupted() {
-                    let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    let record = play_job(job, config, broken);
-                    if tx.send((job, record)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        for (job, record) in rx {
+    // A job taken once the match is decided or interrupted is not played
+    // (`None`); the games in play are finished and counted.
+    let play = |(): &mut (), i: usize| {
+        let job = jobs[i];
+        (!stop.load(Ordering::Relaxed) && !client::interrupted())
+            .then(|| (job, play_job(job, config, &broken)))
+    };
+    let counted = run_jobs(
+        jobs.len(),
+        config.concurrency,
+        || (),
+        play,
+        |_, played| {
+            let Some((job, record)) = played else {
+                return Ok(());
+            };
             // A game ended by the interrupt is no result: its engines were
             // stopped (or, from a terminal, got the signal too).
             if client::interrupted() {
-                continue;
+                return Ok(());
             }
             let red = &config.engines[job.red];
             let blue = &config.engines[job.blue];
@@ -541,8 +537,10 @@ fn play_match(
                 write_error = Some(e);
             }
             eprintln!("{}", summary.progress_line(&record, job));
-        }
-    });
+            Ok::<(), std::convert::Infallible>(())
+        },
+    );
+    let Ok(()) = counted;
     summary.seconds = seconds_before + began.elapsed().as_secs_f64();
     summary.interrupted = client::interrupted() && summary.games.len() < summary.planned;
     if write_error.is_none() {

@@ -22,6 +22,7 @@
 //! 1. g3g4 a7a6 2. g4g5 ... 1-0
 //! ```
 
+use crate::tools::analyse::input::{self, Entry};
 use std::fmt;
 
 /// The column after which move text wraps.
@@ -129,73 +130,39 @@ impl fmt::Display for PgnError {
 
 impl std::error::Error for PgnError {}
 
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (name, rest) = inner.split_once(' ')?;
-    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::with_capacity(quoted.len());
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            value.extend(chars.next());
-        } else {
-            value.push(c);
-        }
-    }
-    Some((name.to_string(), value))
-}
-
-/// Reads every record of a file: tag lines, then move text up to a result.
-/// Move numbers (`12.`, `12...`) are skipped; the result ends the game.
+/// Reads every record of a file: tag lines, then move text up to a result,
+/// as [`input::read_entries`] cuts them, but strictly: text outside a record,
+/// a record without a result (its movetext ended by a blank line, a tag or
+/// the end of the file) and words after a result are errors.
 pub fn parse(text: &str) -> Result<Vec<Record>, PgnError> {
-    let mut records = Vec::new();
-    let mut current: Option<Record> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        let err = |what: String| PgnError { line: i + 1, what };
-        if line.is_empty() {
-            continue;
-        }
-        if line.starts_with('[') {
-            let tag = parse_tag(line).ok_or_else(|| err(format!("bad tag '{line}'")))?;
-            let record = current.get_or_insert_with(Record::default);
-            if !record.moves.is_empty() {
-                return Err(err("a tag inside move text".into()));
-            }
-            record.tags.push(tag);
-            continue;
-        }
-        let Some(record) = current.as_mut() else {
-            return Err(err("move text before any tag".into()));
-        };
-        let mut words = line.split_whitespace();
-        for word in words.by_ref() {
-            match word {
-                "1-0" | "0-1" | "1/2-1/2" | "*" => {
-                    record.result = word.to_string();
-                    break;
+    input::read_entries(text)
+        .into_iter()
+        .map(|entry| {
+            let err = |line, what| PgnError { line, what };
+            let record = match entry {
+                Ok(Entry::Record(record)) => record,
+                Ok(Entry::Plain { line, .. }) => {
+                    return Err(err(line, "move text before any tag".into()));
                 }
-                w if w.ends_with('.') && w.trim_end_matches('.').parse::<u32>().is_ok() => {}
-                w => record.moves.push(w.to_string()),
+                Err(e) => return Err(err(e.line, e.error.to_string())),
+            };
+            if let Some((word, line)) = record.after_result {
+                return Err(err(line, format!("'{word}' after the result")));
             }
-        }
-        if !record.result.is_empty() {
-            if let Some(w) = words.next() {
-                return Err(err(format!("'{w}' after the result")));
-            }
-            records.extend(current.take());
-        }
-    }
-    if let Some(r) = current {
-        return Err(PgnError {
-            line: text.lines().count(),
-            what: format!(
-                "the last record (round {}) has no result",
-                r.tag("Round").unwrap_or("?")
-            ),
-        });
-    }
-    Ok(records)
+            let mut read = Record {
+                tags: record.tags.into_iter().map(|(tag, _)| tag).collect(),
+                moves: record.moves.into_iter().map(|(m, _)| m).collect(),
+                result: String::new(),
+            };
+            let Some(result) = record.result else {
+                let round = read.tag("Round").unwrap_or("?");
+                let what = format!("the record of round {round} has no result");
+                return Err(err(record.last_line, what));
+            };
+            read.result = result;
+            Ok(read)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -249,6 +216,10 @@ mod tests {
         assert!(parse("[Event \"x\"]\n\n1. g3g4").is_err());
         assert!(parse("[Event x]\n").is_err());
         assert!(parse("[Event \"x\"]\n\n1. g3g4 1-0 a7a6").is_err());
+        // A blank line ends a record's movetext: this one has no result.
+        let unfinished = parse("[Round \"4\"]\n\n1. g3g4\n\n[Round \"5\"]\n\n1-0\n").unwrap_err();
+        assert_eq!(unfinished.line, 3, "{unfinished}");
+        assert!(unfinished.what.contains("round 4"), "{unfinished}");
         assert_eq!(parse("").unwrap(), vec![]);
     }
 }
