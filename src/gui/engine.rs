@@ -3,10 +3,10 @@
 //! engine's answers back through a callback, so that no HTTP request ever
 //! waits on an engine and a crashed or hung engine only costs an error message.
 
+use crate::client::EngineSpec;
+use crate::client::{ClientError, EngineProcess};
 use crate::protocol::reply::{InfoLine, Reply};
 use crate::rules::Move;
-use crate::tools::matches::client::{ClientError, EngineProcess};
-use crate::tools::matches::config::EngineSpec;
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread;
@@ -68,7 +68,7 @@ impl EngineHandle {
     pub fn start(spec: EngineSpec, sink: impl Fn(Event) + Send + 'static) -> EngineHandle {
         let (requests, inbox) = channel();
         let name = format!("gui-{}", spec.name);
-        let worker = Worker {
+        let worker = EngineThread {
             spec,
             process: None,
             sent: HashMap::new(),
@@ -98,7 +98,7 @@ struct Searching {
     started: Instant,
 }
 
-struct Worker {
+struct EngineThread {
     spec: EngineSpec,
     process: Option<EngineProcess>,
     /// Options sent to the running process, by lowercase name.
@@ -107,7 +107,7 @@ struct Worker {
     sink: Box<dyn Fn(Event) + Send>,
 }
 
-impl Worker {
+impl EngineThread {
     fn run(mut self, inbox: Receiver<Request>) {
         loop {
             let request = if self.searching.is_some() {

@@ -5,20 +5,20 @@
 //! analysis.
 
 use super::api::{
-    AnalysisLine, AnalysisView, ApiError, Limits, OptionsRequest, PieceView, Players, RuleView,
+    AnalysisLine, AnalysisView, ApiError, MoveLimits, OptionsRequest, PieceView, Players, RuleView,
     ScoreView, SquareView, State, Thinking,
 };
 use super::engine::{EngineHandle, Event, Request};
+use crate::client::EngineSpec;
 use crate::engine::score::{Score, ScoreBound};
-use crate::options::OptionKind;
 use crate::protocol::reply::InfoLine;
 use crate::rules::{
-    DrawReason, Game, Move, Outcome, Position, RULE_OPTION_NAMES, Rules, Side, WinReason,
+    DrawReason, Game, Move, Outcome, Position, RULE_OPTIONS, Rules, Side, WinReason,
 };
 use crate::tools::analyse::input;
-use crate::tools::matches::config::EngineSpec;
 use crate::tools::matches::pgn;
 use crate::tools::show::{Ground, ground, squares_top_down};
+use crate::util::options::OptionKind;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -58,7 +58,7 @@ struct Inner {
     /// How many moves of the line are played on the board shown.
     ply: usize,
     players: [Player; 2],
-    limits: Limits,
+    limits: MoveLimits,
     analysis_on: bool,
     multipv: u32,
     /// The side to move in the position being analysed (scores are turned to Red's view).
@@ -124,9 +124,10 @@ fn bad(status: u16, message: impl Into<String>) -> ApiError {
 /// The protocol's `Name=Value` settings of every rule switch (the preset is
 /// implied by the switches, so it is not sent).
 fn rule_settings(rules: &Rules) -> Vec<(String, String)> {
-    RULE_OPTION_NAMES[1..]
-        .iter()
-        .map(|n| (n.to_string(), rules.get(n).unwrap_or_default()))
+    rules
+        .settings()
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
         .collect()
 }
 
@@ -207,7 +208,7 @@ impl Session {
                 moves: Vec::new(),
                 ply: 0,
                 players: [Player::Human, Player::Engine(0)],
-                limits: Limits {
+                limits: MoveLimits {
                     movetime: Some(DEFAULT_MOVETIME),
                     depth: None,
                     nodes: None,
@@ -713,11 +714,11 @@ impl Session {
                 })
             })
             .collect();
-        let rules = RULE_OPTION_NAMES
+        let rules = RULE_OPTIONS
             .iter()
-            .map(|&name| {
-                let kind = Rules::option_kind(name).expect("listed");
-                let (kind_name, default, choices, min, max) = match kind {
+            .map(|option| {
+                let name = option.name;
+                let (kind_name, default, choices, min, max) = match option.kind.clone() {
                     OptionKind::Check { default } => {
                         ("check", default.to_string(), vec![], None, None)
                     }

@@ -4,12 +4,13 @@
 //! that `--resume` can play the rest; and the repair of the PGN file before a
 //! resumed match appends to it.
 
-use super::config::EngineSpec;
+use super::config::MatchConfig;
 use super::game::Referee;
 use super::openings::Opening;
 use super::pgn;
 use super::stats::Sprt;
-use super::{GameSummary, MatchConfig, MatchSummary};
+use super::summary::{GameSummary, MatchSummary};
+use crate::client::EngineSpec;
 use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
