@@ -1,6 +1,14 @@
-//! Game records in PGN that other tools read back: tags in a fixed order (the
-//! seven required ones first, White being Red, who moves first), then the
-//! moves numbered by full moves, wrapped near 80 columns, and the result.
+//! Game records in PGN, read and written in one place: `doushou match`
+//! writes them, `doushou analyse` and the GUI read them, the GUI writes them
+//! too. Tags come in a fixed order (the seven required ones first, White
+//! being Red, who moves first), built by one [`GameTags`] for every writer;
+//! then the moves numbered by full moves, wrapped near 80 columns, and the
+//! result.
+//!
+//! - this module: [`Record`] and its writer, [`GameTags`], the strict
+//!   reader [`parse`] that `match --resume` uses;
+//! - [`read`]: the lenient reader of games and position lines (records,
+//!   one game per line, `startpos moves ...`) checked against the rules.
 //!
 //! ```text
 //! [Event "doushou match"]
@@ -22,8 +30,12 @@
 //! 1. g3g4 a7a6 2. g4g5 ... 1-0
 //! ```
 
-use crate::tools::analyse::input::{self, Entry};
+pub mod read;
+
+use crate::rules::Rules;
+use read::Entry;
 use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The column after which move text wraps.
 const WRAP: usize = 80;
@@ -113,6 +125,162 @@ impl fmt::Display for Record {
     }
 }
 
+/// Today's date as `YYYY.MM.DD` (UTC), as the `Date` tag writes it, from
+/// the system clock alone: days since 1970 to a civil date (H. Hinnant's
+/// `civil_from_days`).
+pub fn today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    date_of_day((secs / 86_400) as i64)
+}
+
+/// The civil date of a day counted from 1970-01-01, as `YYYY.MM.DD`.
+fn date_of_day(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// What a record says about its game besides the moves: the one tag builder
+/// of `doushou match` and the GUI, so that both write the same tags in the
+/// same order.
+#[derive(Clone, Debug)]
+pub struct GameTags {
+    /// `doushou match`, `doushou gui`, or a loaded record's own.
+    pub event: String,
+    /// Where it was played (`?` when unknown).
+    pub site: String,
+    /// `YYYY.MM.DD` ([`today`]).
+    pub date: String,
+    /// The round (`-` when it has none).
+    pub round: String,
+    /// Who played Red and Blue, as `[red, blue]`.
+    pub players: [String; 2],
+    /// The level each side's engine played at (`Skill Level 5`,
+    /// `UCI_Elo 1500`), if it was weakened; written as `RedLevel`/`BlueLevel`.
+    pub levels: [Option<String>; 2],
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// How the game ended, in words; none while it goes on.
+    pub termination: Option<String>,
+    /// The rules it is played under (the `Variant` and `Rules` tags).
+    pub rules: Rules,
+    /// The time control, if the game had one (`TimeControl`).
+    pub time_control: Option<String>,
+    /// The first position (`SetUp` and `FEN`).
+    pub start_fen: String,
+    /// Any other tags (of a loaded record), written last.
+    pub extra: Vec<(String, String)>,
+}
+
+/// The level an engine plays at, from the options it is sent, as the
+/// `RedLevel`/`BlueLevel` tags say it: `UCI_Elo N` when `UCI_LimitStrength`
+/// is on, else `Skill Level N` when that is below full strength (20); none at
+/// full strength.
+pub fn level_of<'a>(options: impl IntoIterator<Item = &'a (String, String)>) -> Option<String> {
+    let mut limit = false;
+    let mut elo = None;
+    let mut skill = None;
+    for (name, value) in options {
+        match name.to_ascii_lowercase().as_str() {
+            "uci_limitstrength" => limit = value.eq_ignore_ascii_case("true"),
+            "uci_elo" => elo = Some(value.trim().to_string()),
+            "skill level" => skill = value.trim().parse::<u32>().ok(),
+            _ => {}
+        }
+    }
+    match (limit, elo, skill) {
+        (true, Some(elo), _) => Some(format!("UCI_Elo {elo}")),
+        (_, _, Some(level)) if level < 20 => Some(format!("Skill Level {level}")),
+        _ => None,
+    }
+}
+
+/// The tags that [`GameTags`] writes itself: a loaded record's own are
+/// replaced, never doubled.
+pub const BUILT_TAGS: [&str; 17] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "Red",
+    "Blue",
+    "RedLevel",
+    "BlueLevel",
+    "Termination",
+    "Variant",
+    "Rules",
+    "TimeControl",
+    "SetUp",
+    "FEN",
+];
+
+impl GameTags {
+    /// The tags in the order records write them.
+    pub fn tags(&self) -> Vec<(String, String)> {
+        let [red, blue] = &self.players;
+        let mut tags: Vec<(&str, String)> = vec![
+            ("Event", self.event.clone()),
+            ("Site", self.site.clone()),
+            ("Date", self.date.clone()),
+            ("Round", self.round.clone()),
+            ("White", red.clone()),
+            ("Black", blue.clone()),
+            ("Result", self.result.clone()),
+            ("Red", red.clone()),
+            ("Blue", blue.clone()),
+        ];
+        for (name, level) in ["RedLevel", "BlueLevel"].into_iter().zip(&self.levels) {
+            if let Some(level) = level {
+                tags.push((name, level.clone()));
+            }
+        }
+        if let Some(t) = &self.termination {
+            tags.push(("Termination", t.clone()));
+        }
+        tags.push((
+            "Variant",
+            self.rules.preset_name().unwrap_or("custom").to_string(),
+        ));
+        tags.push(("Rules", self.rules.to_string()));
+        if let Some(tc) = &self.time_control {
+            tags.push(("TimeControl", tc.clone()));
+        }
+        // `SetUp` tells readers that the game starts at the `FEN` tag's position.
+        tags.push(("SetUp", "1".to_string()));
+        tags.push(("FEN", self.start_fen.clone()));
+        let mut tags: Vec<(String, String)> =
+            tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect();
+        tags.extend(
+            self.extra
+                .iter()
+                .filter(|(n, _)| !BUILT_TAGS.iter().any(|b| b.eq_ignore_ascii_case(n)))
+                .cloned(),
+        );
+        tags
+    }
+
+    /// The record of these tags and `moves` (protocol notation).
+    pub fn record(&self, moves: Vec<String>) -> Record {
+        Record {
+            tags: self.tags(),
+            moves,
+            result: self.result.clone(),
+        }
+    }
+}
+
 /// Why a records file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnError {
@@ -131,11 +299,11 @@ impl fmt::Display for PgnError {
 impl std::error::Error for PgnError {}
 
 /// Reads every record of a file: tag lines, then move text up to a result,
-/// as [`input::read_entries`] cuts them, but strictly: text outside a record,
+/// as [`read::read_entries`] cuts them, but strictly: text outside a record,
 /// a record without a result (its movetext ended by a blank line, a tag or
 /// the end of the file) and words after a result are errors.
 pub fn parse(text: &str) -> Result<Vec<Record>, PgnError> {
-    input::read_entries(text)
+    read::read_entries(text)
         .into_iter()
         .map(|entry| {
             let err = |line, what| PgnError { line, what };
@@ -208,6 +376,77 @@ mod tests {
             back[0].tag("Termination"),
             Some("red \"crashed\" \\ ? here")
         );
+    }
+
+    #[test]
+    fn dates_are_civil_dates() {
+        assert_eq!(date_of_day(0), "1970.01.01");
+        assert_eq!(date_of_day(11_016), "2000.02.29");
+        assert_eq!(date_of_day(20_788), "2026.12.01");
+        let d = today();
+        assert_eq!(d.len(), 10, "{d}");
+        assert_eq!(&d[4..5], ".");
+    }
+
+    #[test]
+    fn tags_in_order_with_levels_and_no_doubles() {
+        let options = [
+            ("Skill Level".to_string(), "5".to_string()),
+            ("Hash".to_string(), "16".to_string()),
+        ];
+        let tags = GameTags {
+            event: "doushou gui".into(),
+            site: "?".into(),
+            date: "2026.12.01".into(),
+            round: "-".into(),
+            players: ["human".into(), "doushou".into()],
+            levels: [None, level_of(&options)],
+            result: "0-1".into(),
+            termination: Some("red resigns".into()),
+            rules: Rules::default(),
+            time_control: Some("300+2".into()),
+            start_fen: crate::rules::START_FEN.into(),
+            extra: vec![
+                ("Red".into(), "old".into()),
+                ("Annotator".into(), "me".into()),
+            ],
+        };
+        let names: Vec<String> = tags.tags().into_iter().map(|(n, _)| n).collect();
+        assert_eq!(
+            names,
+            [
+                "Event",
+                "Site",
+                "Date",
+                "Round",
+                "White",
+                "Black",
+                "Result",
+                "Red",
+                "Blue",
+                "BlueLevel",
+                "Termination",
+                "Variant",
+                "Rules",
+                "TimeControl",
+                "SetUp",
+                "FEN",
+                "Annotator"
+            ]
+        );
+        let record = tags.record(vec!["g3g4".into()]);
+        assert_eq!(record.tag("BlueLevel"), Some("Skill Level 5"));
+        assert_eq!(record.tag("Red"), Some("human"));
+        assert_eq!(record.result, "0-1");
+        let back = parse(&record.to_string()).unwrap();
+        assert_eq!(back[0], record);
+        let full = [("Skill Level".to_string(), "20".to_string())];
+        assert_eq!(level_of(&full), None);
+        let elo = [
+            ("UCI_LimitStrength".to_string(), "true".to_string()),
+            ("UCI_Elo".to_string(), "1500".to_string()),
+        ];
+        assert_eq!(level_of(&elo).as_deref(), Some("UCI_Elo 1500"));
     }
 
     #[test]
