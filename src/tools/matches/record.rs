@@ -7,11 +7,11 @@
 use super::config::MatchConfig;
 use super::game::Referee;
 use super::openings::Opening;
-use super::pgn;
 use super::stats::Sprt;
 use super::summary::{GameSummary, MatchSummary};
 use crate::client::EngineSpec;
 use crate::rules::Rules;
+use crate::tools::pgn;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io::Write;
