@@ -1,8 +1,9 @@
 //! The real binary's command-line tools that read no standard input: `perft`
 //! (counts, the divide, positions with moves, rule switches and presets),
 //! `bench` (its signature and rule switches) and `tune` (where it writes, how
-//! it validates), with clean failures (exit code 2, a message on stderr,
-//! nothing on stdout, no panic) on bad input.
+//! it validates), with clean failures (exit code 2 for a bad command line, 1
+//! for a bad position or move; a message on stderr, nothing on stdout, no
+//! panic).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -57,13 +58,24 @@ fn nodes(out: &str) -> u64 {
         .unwrap_or_else(|_| panic!("bad count in {last:?}"))
 }
 
-/// Runs a command that must fail cleanly; answers its stderr.
+/// Runs a command whose command line is wrong: it must fail cleanly with
+/// exit code 2; answers its stderr.
 fn fails(args: &[&str]) -> String {
+    fails_with(2, args)
+}
+
+/// Runs a command whose input (a position, moves) is wrong: it must fail
+/// cleanly with exit code 1; answers its stderr.
+fn bad_input(args: &[&str]) -> String {
+    fails_with(1, args)
+}
+
+fn fails_with(code: i32, args: &[&str]) -> String {
     let o = run(args);
     let err = stderr(&o);
     assert_eq!(
         o.status.code(),
-        Some(2),
+        Some(code),
         "{args:?}: stdout {:?} stderr {err:?}",
         stdout(&o)
     );
@@ -241,14 +253,14 @@ fn bad_fen_fails_cleanly() {
         "l5t/1d3c1/r1p1w1e/7/1L5/7/E1W1P1R/1C3D1/T6 w",
         "",
     ] {
-        fails(&["perft", "2", "--fen", fen]);
+        bad_input(&["perft", "2", "--fen", fen]);
     }
 }
 
 #[test]
 fn bad_move_fails_cleanly_naming_the_move() {
     // The fifth move (index 4) is two squares long.
-    let err = fails(&[
+    let err = bad_input(&[
         "perft", "2", "--moves", "g3g4", "a7a6", "g4g5", "a6a5", "g5g7",
     ]);
     assert!(err.contains("g5g7"), "{err}");
@@ -258,13 +270,13 @@ fn bad_move_fails_cleanly_naming_the_move() {
         "the message should say which move of the list: {err}"
     );
     // A malformed move, second of the list.
-    let err = fails(&["perft", "2", "--moves", "g3g4", "zz9"]);
+    let err = bad_input(&["perft", "2", "--moves", "g3g4", "zz9"]);
     assert!(err.contains("zz9"), "{err}");
     let t = tokens(&err);
     assert!(t.contains(&"2") || t.contains(&"1"), "{err}");
     // A move of the wrong side, and a move after a finished game.
-    fails(&["perft", "1", "--moves", "a7a6"]);
-    fails(&[
+    bad_input(&["perft", "1", "--moves", "a7a6"]);
+    bad_input(&[
         "perft",
         "1",
         "--fen",
@@ -274,7 +286,7 @@ fn bad_move_fails_cleanly_naming_the_move() {
         "a9a8",
     ]);
     // The repeating move under Repetition=forbid.
-    fails(&[
+    bad_input(&[
         "perft",
         "1",
         "--fen",

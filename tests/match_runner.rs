@@ -458,7 +458,7 @@ fn match_refused(name: &str, args: &[&str]) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let records = std::fs::read_to_string(&pgn_path).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(output.stdout.is_empty(), "a table was printed: {stderr}");
     assert!(records.is_empty(), "games were recorded: {records}");
     assert!(!stderr.contains("game 1"), "a game was played: {stderr}");
@@ -821,7 +821,7 @@ fn resume_refuses_a_file_that_is_no_record() {
             .output()
             .expect("doushou runs");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert_eq!(out.status.code(), Some(1), "{text}: {stderr}");
         assert!(stderr.contains("--resume"), "{text}: {stderr}");
     }
     let out = Command::new(doushou())
@@ -866,7 +866,7 @@ fn ctrl_c_stops_the_match_and_keeps_the_finished_games() {
     assert!(signalled.success());
     let output = runner.wait_with_output().expect("the runner ends");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("doushou match --resume"), "{stderr}");
     let record: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();

@@ -4,8 +4,9 @@
 //! Exit code: 0 when every input was answered, 1 when some were invalid (they
 //! get an error line and the rest goes on), 2 for a usage error.
 
+use crate::cli::Failure;
 use crate::cli::args::{EvalArgs, RulesArgs};
-use crate::tools::analyse::{AnalyseConfig, UsageError, analyse};
+use crate::tools::analyse::{AnalyseConfig, AnalyseError, analyse};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -62,7 +63,7 @@ pub struct AnalyseArgs {
 impl AnalyseArgs {
     /// The analysis these arguments ask for, once the rules and the
     /// evaluation they name are checked.
-    pub fn config(&self) -> Result<AnalyseConfig, UsageError> {
+    pub fn config(&self) -> Result<AnalyseConfig, AnalyseError> {
         Ok(AnalyseConfig {
             input: self.input.clone(),
             depth: self.depth,
@@ -74,19 +75,18 @@ impl AnalyseArgs {
             blunder: self.blunder,
             jobs: self.jobs,
             hash: self.hash,
-            rules: self.rules.rules().map_err(UsageError::Rules)?,
-            engine_options: self.eval.settings().map_err(UsageError::Eval)?,
+            rules: self.rules.rules().map_err(AnalyseError::Rules)?,
+            engine_options: self.eval.settings().map_err(AnalyseError::Eval)?,
         })
     }
 }
 
 /// Runs `doushou analyse`; answers the exit code.
 pub fn run(args: &AnalyseArgs) -> i32 {
-    match args.config().and_then(|config| analyse(&config)) {
-        Ok(all_valid) => i32::from(!all_valid),
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
+    let failure = match args.config().and_then(|config| analyse(&config)) {
+        Ok(all_valid) => return i32::from(!all_valid),
+        Err(AnalyseError::Write(e)) => Failure::Output(e),
+        Err(e) => Failure::Usage(e.to_string()),
+    };
+    failure.report()
 }

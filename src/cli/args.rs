@@ -5,6 +5,7 @@ use crate::engine::Engine;
 use crate::engine::eval::EvalKind;
 use crate::engine::nnue;
 use crate::rules::Rules;
+use crate::util::options::OptionError;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -21,14 +22,12 @@ pub struct RulesArgs {
 
 impl RulesArgs {
     /// The rules these arguments ask for.
-    pub fn rules(&self) -> Result<Rules, String> {
+    pub fn rules(&self) -> Result<Rules, OptionError> {
         let mut rules = Rules::default();
         if let Some(v) = &self.variant {
-            rules.set("UCI_Variant", v).map_err(|e| e.to_string())?;
+            rules.set("UCI_Variant", v)?;
         }
-        rules
-            .apply_settings(self.set.iter().map(String::as_str))
-            .map_err(|e| e.to_string())?;
+        rules.apply_settings(self.set.iter().map(String::as_str))?;
         Ok(rules)
     }
 

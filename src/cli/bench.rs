@@ -1,6 +1,7 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
 use crate::cli::args::RulesArgs;
+use crate::cli::{Failure, write_out};
 use crate::engine::{Engine, SearchControl};
 use clap::Args;
 
@@ -25,23 +26,32 @@ pub struct BenchArgs {
     pub rules: RulesArgs,
 }
 
-/// Runs the bench; lines go to stdout.
-pub fn run(args: &BenchArgs) -> Result<(), String> {
+/// Runs the bench; lines go to stdout. A failed write stops it at once.
+pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let mut engine = Engine::new();
     engine.set_rules(args.rules.rules()?);
-    engine
-        .set_option("Threads", Some(&args.threads.to_string()))
-        .map_err(|e| e.to_string())?;
-    engine
-        .set_option("Hash", Some(&args.hash.to_string()))
-        .map_err(|e| e.to_string())?;
-    args.eval.apply(&mut engine)?;
-    crate::engine::bench::run(
+    engine.set_option("Threads", Some(&args.threads.to_string()))?;
+    engine.set_option("Hash", Some(&args.hash.to_string()))?;
+    args.eval.apply(&mut engine).map_err(Failure::Usage)?;
+    let control = SearchControl::default();
+    let mut write_error = None;
+    let ran = crate::engine::bench::run(
         engine.searcher(),
         *engine.rules(),
         Some(args.depth),
-        &SearchControl::default(),
-        |l| println!("{l}"),
-    )?;
-    Ok(())
+        &control,
+        |l| {
+            if write_error.is_none()
+                && let Err(e) = write_out(&format!("{l}\n"))
+            {
+                write_error = Some(e);
+                control.stop();
+            }
+        },
+    );
+    match (write_error, ran) {
+        (Some(e), _) => Err(e),
+        (None, Err(why)) => Err(Failure::Input(why)),
+        (None, Ok(_)) => Ok(()),
+    }
 }

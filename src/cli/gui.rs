@@ -1,5 +1,6 @@
 //! `doushou gui`: the command line of the browser GUI (src/gui).
 
+use crate::cli::Failure;
 use crate::cli::args::RulesArgs;
 use crate::client::{EngineSpec, dedupe_names};
 use crate::gui::{self, GuiConfig};
@@ -56,13 +57,13 @@ fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
 }
 
 /// Runs `doushou gui` until the process is ended.
-pub fn run(args: &GuiArgs) -> Result<(), String> {
+pub fn run(args: &GuiArgs) -> Result<(), Failure> {
     let config = GuiConfig {
         host: args.host.clone(),
         port: args.port,
-        engines: engines(args)?,
+        engines: engines(args).map_err(Failure::Usage)?,
         rules: args.rules.rules()?,
         open: args.open,
     };
-    gui::serve(config)
+    gui::serve(config).map_err(Failure::Input)
 }

@@ -1,6 +1,7 @@
 //! The command line of `doushou match`.
 
 use super::args::RulesArgs;
+use super::{Failure, write_out};
 use crate::client::{self, EngineLimits, EngineSpec, TimeControl, dedupe_names};
 use crate::tools::matches::game::Referee;
 use crate::tools::matches::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
@@ -97,7 +98,7 @@ pub struct MatchArgs {
 impl MatchArgs {
     /// The match these arguments describe, every input checked.
     pub fn config(&self) -> Result<MatchConfig, ConfigError> {
-        let rules = self.rules.rules().map_err(ConfigError)?;
+        let rules = self.rules.rules().map_err(|e| ConfigError(e.to_string()))?;
         let defaults = EngineLimits {
             tc: self.tc,
             movetime: self.movetime,
@@ -247,23 +248,31 @@ impl Args for EngineGroups {
 /// Runs `doushou match`: progress on stderr, the final table on stdout. An
 /// interrupted match prints the table of its finished games, then fails with
 /// how to resume it.
-pub fn run(args: &MatchArgs) -> Result<(), String> {
+pub fn run(args: &MatchArgs) -> Result<(), Failure> {
     let summary = match &args.resume {
         Some(record) => {
+            // A record that is not there is a mistyped command line (exit 2);
+            // one that cannot be read back is bad input (exit 1).
+            if !record.is_file() {
+                return Err(Failure::Usage(format!(
+                    "--resume {}: no such file",
+                    record.display()
+                )));
+            }
             stop_on_interrupt();
             resume_match(record)
         }
         None => {
-            let config = args.config().map_err(|e| e.to_string())?;
+            let config = args.config().map_err(|e| Failure::Usage(e.to_string()))?;
             stop_on_interrupt();
             run_match(&config)
         }
     }
-    .map_err(|e| e.to_string())?;
-    print!("{}", summary.table());
+    .map_err(|e| Failure::Input(e.to_string()))?;
+    write_out(&summary.table())?;
     if summary.interrupted {
         let record = args.resume.as_ref().or(args.json.as_ref());
-        return Err(match record {
+        return Err(Failure::Input(match record {
             Some(path) => format!(
                 "interrupted after {} of {} games; to play the rest: doushou match --resume {}",
                 summary.games.len(),
@@ -275,7 +284,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
                 summary.games.len(),
                 summary.planned
             ),
-        });
+        }));
     }
     Ok(())
 }

@@ -1,4 +1,7 @@
-//! The command line: with no subcommand the protocol loop, else one of the tools.
+//! The command line: with no subcommand the protocol loop, else one of the
+//! tools. Every tool ends the same way ([`Failure`]): exit code 2 for a bad
+//! command line, 1 for bad input or a failed write (one line on stderr), and
+//! quietly when the reader of its output has gone (`doushou bench | head -1`).
 
 pub mod analyse;
 pub mod args;
@@ -12,15 +15,92 @@ pub mod train;
 pub mod tune;
 
 use clap::{Parser, Subcommand};
+use std::io::{ErrorKind, Write};
 
-/// doushou, an engine for Dou Shou Qi (Jungle chess). With no subcommand it
-/// speaks the protocol of protocol.md on stdin/stdout.
+/// What `doushou` says when started with no arguments on a terminal, and in
+/// its `--help`: a person waiting for a prompt needs to know what to type.
+pub const PROTOCOL_HINT: &str = "doushou speaks the engine protocol of protocol.md (UCI-style) on \
+stdin/stdout: type uci, help or quit (doushou --help lists the tools)";
+
+/// doushou, an engine for Dou Shou Qi (Jungle chess).
 #[derive(Parser, Debug)]
-#[command(name = "doushou", version, about)]
+#[command(
+    name = "doushou",
+    version,
+    about,
+    long_about = None,
+    before_help = "With no tool, doushou speaks the engine protocol of protocol.md (UCI-style) \
+on stdin/stdout: type uci, help or quit.",
+    after_help = "Exit codes: 0 success; 1 bad input (a position, a file, an engine) or a \
+failed write; 2 a bad command line. A closed output pipe ends a tool quietly."
+)]
 pub struct Cli {
     /// The tool to run; none runs the protocol loop.
     #[command(subcommand)]
     pub command: Option<Tool>,
+}
+
+/// Why a tool failed, which decides its exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// The command line asks for something impossible (an unknown rule, a
+    /// value out of range, a net file that cannot be used): exit code 2, as
+    /// clap's own usage errors.
+    Usage(String),
+    /// What the tool was given or met while it ran was wrong (a position, a
+    /// file, an engine): exit code 1.
+    Input(String),
+    /// Writing the tool's output failed: exit code 1, or quietly when the
+    /// reader closed the pipe.
+    Output(std::io::Error),
+}
+
+impl From<crate::util::options::OptionError> for Failure {
+    /// A rule or engine option the command line set wrongly.
+    fn from(e: crate::util::options::OptionError) -> Failure {
+        Failure::Usage(e.to_string())
+    }
+}
+
+impl From<String> for Failure {
+    fn from(why: String) -> Failure {
+        Failure::Input(why)
+    }
+}
+
+/// The exit code of a tool stopped by a closed output pipe: that of a Unix
+/// tool ended by SIGPIPE (128 + 13), so that `set -o pipefail` sees it alike.
+pub const BROKEN_PIPE_EXIT: i32 = 141;
+
+impl Failure {
+    /// The process exit code, after telling the user why on stderr (one line;
+    /// nothing for a closed pipe).
+    pub fn report(&self) -> i32 {
+        match self {
+            Failure::Usage(why) => {
+                eprintln!("error: {why}");
+                2
+            }
+            Failure::Input(why) => {
+                eprintln!("error: {why}");
+                1
+            }
+            Failure::Output(e) if e.kind() == ErrorKind::BrokenPipe => BROKEN_PIPE_EXIT,
+            Failure::Output(e) => {
+                eprintln!("error: cannot write the output: {e}");
+                1
+            }
+        }
+    }
+}
+
+/// Writes `text` to standard output and flushes it, so that a write error is
+/// seen here and not lost at exit.
+pub fn write_out(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Failure::Output)
 }
 
 /// The tools.
@@ -51,20 +131,17 @@ pub fn run(command: Tool) -> i32 {
     let result = match &command {
         Tool::Perft(args) => perft::run(args),
         Tool::Bench(args) => bench::run(args),
-        // Analyse and show answer their own exit codes: 1 for invalid input.
+        // Analyse answers its own exit code: 1 if any input was invalid.
         Tool::Analyse(args) => return analyse::run(args),
-        Tool::Show(args) => return show::run(args),
+        Tool::Show(args) => show::run(args),
         Tool::Selfplay(args) => selfplay::run(args),
         Tool::Tune(args) => tune::run(args),
-        Tool::Train(args) => train::run(args),
+        Tool::Train(args) => train::run(args).map_err(Failure::from),
         Tool::Match(args) => matches::run(args),
         Tool::Gui(args) => gui::run(args),
     };
     match result {
         Ok(()) => 0,
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
+        Err(failure) => failure.report(),
     }
 }

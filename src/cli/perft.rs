@@ -1,6 +1,7 @@
 //! `doushou perft`: leaf counts from the command line.
 
 use crate::cli::args::RulesArgs;
+use crate::cli::{Failure, write_out};
 use crate::rules::{Game, START_FEN, perft_divide};
 use clap::Args;
 use std::time::Instant;
@@ -27,20 +28,23 @@ pub struct PerftArgs {
     pub rules: RulesArgs,
 }
 
-/// Runs `doushou perft`; the error is for the user, and the exit code is 2.
-pub fn run(args: &PerftArgs) -> Result<(), String> {
+/// Runs `doushou perft`.
+pub fn run(args: &PerftArgs) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
-    let game = Game::from_fen_and_moves(rules, fen, &args.moves).map_err(|e| e.to_string())?;
+    let game = Game::from_fen_and_moves(rules, fen, &args.moves)
+        .map_err(|e| Failure::Input(e.to_string()))?;
     let start = Instant::now();
     let report = perft_divide(&game, args.depth, args.threads.max(1));
     let seconds = start.elapsed().as_secs_f64();
+    let mut text = String::new();
     if args.divide {
         for (m, n) in &report.divide {
-            println!("{m}: {n}");
+            text.push_str(&format!("{m}: {n}\n"));
         }
     }
-    println!("Nodes searched: {}", report.nodes);
+    text.push_str(&format!("Nodes searched: {}\n", report.nodes));
+    write_out(&text)?;
     eprintln!(
         "perft {} in {:.3} s: {:.0} leaves/s on {} thread(s)",
         args.depth,

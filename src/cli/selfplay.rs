@@ -1,6 +1,7 @@
 //! `doushou selfplay`: labelled positions from the engine playing itself, for
 //! `doushou tune` (the recipe is in `docs/tuning.md`).
 
+use crate::cli::Failure;
 use crate::cli::args::{EvalArgs, RulesArgs};
 use crate::tuning::selfplay::{self, SelfplayConfig};
 use clap::Args;
@@ -53,7 +54,7 @@ pub struct SelfplayArgs {
 }
 
 /// Runs `doushou selfplay`; progress goes to stderr.
-pub fn run(args: &SelfplayArgs) -> Result<(), String> {
+pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
     let nodes = match (args.depth, args.nodes) {
         (None, None) => Some(5000),
         (_, n) => n,
@@ -70,13 +71,13 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
         max_plies: args.max_plies,
         hash_mb: args.hash,
         rules: args.rules.rules()?,
-        shard: parse_shard(&args.shard)?,
-        engine_options: args.eval.settings()?,
+        shard: parse_shard(&args.shard).map_err(Failure::Usage)?,
+        engine_options: args.eval.settings().map_err(Failure::Usage)?,
     };
     // Refuse a bad configuration before creating (and emptying) the output.
-    config.check().map_err(|e| e.to_string())?;
+    config.check().map_err(|e| Failure::Usage(e.to_string()))?;
     let file = std::fs::File::create(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
     let mut out = BufWriter::new(file);
     let mut last = Instant::now();
     let summary = selfplay::run(&config, &mut out, &mut |p| {
@@ -95,7 +96,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), String> {
             );
         }
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
         "selfplay: wrote {} positions from {} games to {} in {:.0} s",
         summary.positions,

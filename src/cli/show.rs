@@ -1,13 +1,15 @@
 //! `doushou show`: a position drawn for people to look at, in the terminal
 //! (in colour when it is one) or as an SVG picture with an optional arrow.
 //!
-//! Exit code: 0 when the position was drawn, 1 when it is invalid, 2 for a
-//! usage error (bad arrow, unknown rules, a file that cannot be written).
+//! Exit code: 0 when the position was drawn, 1 when it is invalid or cannot
+//! be written, 2 for a usage error (bad arrow, unknown rules).
 
+use crate::cli::Failure;
 use crate::cli::args::RulesArgs;
 use crate::rules::Move;
 use crate::tools::pgn::read::{self as input, InputError};
 use crate::tools::show::{board_svg, board_text};
+use crate::util::options::OptionError;
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -47,59 +49,47 @@ pub struct ShowArgs {
 }
 
 /// Why `show` drew nothing.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ShowError {
     /// The position (or a move after it) is invalid: exit code 1.
+    #[error(transparent)]
     Position(InputError),
     /// Standard input held no position: exit code 1.
+    #[error("no position on standard input")]
     NoInput,
     /// `--arrow` is not a move: exit code 2.
+    #[error("--arrow {0}: not a move like g3g4")]
     Arrow(String),
     /// `--variant`/`--set` named unknown rules: exit code 2.
-    Rules(String),
-    /// Reading the input or writing the picture failed: exit code 2.
+    #[error("rules: {0}")]
+    Rules(#[source] OptionError),
+    /// Reading standard input or writing the picture's file failed: exit code 1.
+    #[error("{what}: {source}")]
     Io {
         /// What was being read or written.
         what: String,
         /// What went wrong.
-        error: std::io::Error,
+        #[source]
+        source: std::io::Error,
     },
+    /// Writing standard output failed: exit code 1, quietly for a closed pipe.
+    #[error("cannot write the output: {0}")]
+    Output(#[source] std::io::Error),
 }
 
-impl ShowError {
-    /// The exit code this error ends the run with.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            ShowError::Position(_) | ShowError::NoInput => 1,
-            _ => 2,
+impl From<ShowError> for Failure {
+    fn from(e: ShowError) -> Failure {
+        match e {
+            ShowError::Arrow(_) | ShowError::Rules(_) => Failure::Usage(e.to_string()),
+            ShowError::Output(error) => Failure::Output(error),
+            _ => Failure::Input(e.to_string()),
         }
     }
 }
 
-impl std::fmt::Display for ShowError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ShowError::Position(e) => e.fmt(f),
-            ShowError::NoInput => f.write_str("no position on standard input"),
-            ShowError::Arrow(a) => write!(f, "--arrow {a}: not a move like g3g4"),
-            ShowError::Rules(e) => write!(f, "rules: {e}"),
-            ShowError::Io { what, error } => write!(f, "{what}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for ShowError {}
-
-/// Runs `doushou show`; answers the exit code.
-pub fn run(args: &ShowArgs) -> i32 {
-    match show(args) {
-        Ok(()) => 0,
-        Err(ShowError::Io { error, .. }) if error.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            eprintln!("error: {e}");
-            e.exit_code()
-        }
-    }
+/// Runs `doushou show`.
+pub fn run(args: &ShowArgs) -> Result<(), Failure> {
+    show(args).map_err(Failure::from)
 }
 
 fn show(args: &ShowArgs) -> Result<(), ShowError> {
@@ -119,7 +109,7 @@ fn show(args: &ShowArgs) -> Result<(), ShowError> {
     let game = input::parse_position_line(&text)
         .and_then(|spec| spec.game(rules))
         .map_err(ShowError::Position)?;
-    let io = |what: String| move |error| ShowError::Io { what, error };
+    let io = |what: String| move |source| ShowError::Io { what, source };
     match &args.svg {
         Some(path) => {
             let svg = board_svg(&game, arrow);
@@ -127,7 +117,7 @@ fn show(args: &ShowArgs) -> Result<(), ShowError> {
                 let mut out = std::io::stdout().lock();
                 out.write_all(svg.as_bytes())
                     .and_then(|()| out.flush())
-                    .map_err(io("writing standard output".into()))
+                    .map_err(ShowError::Output)
             } else {
                 std::fs::write(path, svg).map_err(io(format!("writing {}", path.display())))
             }
@@ -144,7 +134,7 @@ fn show(args: &ShowArgs) -> Result<(), ShowError> {
             let mut out = std::io::stdout().lock();
             out.write_all(board_text(&game, color).as_bytes())
                 .and_then(|()| out.flush())
-                .map_err(io("writing standard output".into()))
+                .map_err(ShowError::Output)
         }
     }
 }
@@ -155,9 +145,9 @@ fn read_stdin_position() -> Result<String, ShowError> {
     std::io::stdin()
         .lock()
         .read_to_end(&mut bytes)
-        .map_err(|error| ShowError::Io {
+        .map_err(|source| ShowError::Io {
             what: "reading standard input".into(),
-            error,
+            source,
         })?;
     String::from_utf8_lossy(&bytes)
         .lines()

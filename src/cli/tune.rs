@@ -2,6 +2,7 @@
 //! method and writes them as a `weights.rs` file: a new file by default; the
 //! build takes them from `src/engine/weights.rs` when the user puts them there.
 
+use crate::cli::Failure;
 use crate::engine::eval::WEIGHTS;
 use crate::tuning::texel::{self, Split, TuneConfig};
 use clap::Args;
@@ -36,17 +37,19 @@ pub struct TuneArgs {
 }
 
 /// Runs `doushou tune`; progress goes to stderr.
-pub fn run(args: &TuneArgs) -> Result<(), String> {
+pub fn run(args: &TuneArgs) -> Result<(), Failure> {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build_global()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Failure::Input(e.to_string()))?;
     }
     if args.epochs == 0 || !args.learning_rate.is_finite() || !args.l2.is_finite() {
-        return Err("--epochs must be positive and the rates finite".into());
+        return Err(Failure::Usage(
+            "--epochs must be positive and the rates finite".into(),
+        ));
     }
-    texel::check_writable(&args.out).map_err(|e| e.to_string())?;
+    texel::check_writable(&args.out).map_err(|e| Failure::Usage(e.to_string()))?;
     let start = match &args.start {
         Some(path) => texel::parse_weights(path).map_err(|e| e.to_string())?,
         None => WEIGHTS,

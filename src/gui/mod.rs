@@ -85,7 +85,12 @@ pub fn serve(config: GuiConfig) -> Result<(), String> {
         .to_socket_addrs()
         .map_err(|e| format!("--host {}: {e}", config.host))?
         .collect();
-    let server = Server::http(&addrs[..]).map_err(|e| format!("cannot listen: {e}"))?;
+    let server = Server::http(&addrs[..]).map_err(|e| {
+        format!(
+            "cannot listen on {}:{}: {e} (--port 0 picks a free port)",
+            config.host, config.port
+        )
+    })?;
     let bound = server
         .server_addr()
         .to_ip()
@@ -168,8 +173,23 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        Ok(_) => {}
-        Err(e) => log::warn!("gui: cannot open a browser ({program}): {e}; open {url} by hand"),
+        // The opener's answer comes later (xdg-open without a browser fails
+        // after looking): waited for aside, so that serving starts at once.
+        Ok(mut child) => {
+            let url = url.to_string();
+            let _ = thread::Builder::new()
+                .name("gui-open".into())
+                .spawn(move || match child.wait() {
+                    Ok(status) if status.success() => {}
+                    Ok(status) => {
+                        eprintln!("gui: no browser opened ({program} {status}); open {url} by hand")
+                    }
+                    Err(e) => {
+                        eprintln!("gui: no browser opened ({program}: {e}); open {url} by hand")
+                    }
+                });
+        }
+        Err(e) => eprintln!("gui: no browser opened ({program}: {e}); open {url} by hand"),
     }
 }
 

@@ -52,12 +52,15 @@ pub enum Command {
     Bench(Option<u32>),
     /// `register ...`: UCI's registration, which this engine does not need.
     Register,
+    /// `help`: the commands, for a person typing at a terminal.
+    Help,
 }
 
 /// Every command word, and how many words each takes when that is fixed:
 /// words beyond those are ignored (with a warning), as UCI asks.
-const COMMAND_WORDS: [(&str, Option<usize>); 15] = [
+const COMMAND_WORDS: [(&str, Option<usize>); 16] = [
     ("uci", Some(0)),
+    ("help", Some(0)),
     ("isready", Some(0)),
     ("ucinewgame", Some(0)),
     ("stop", Some(0)),
@@ -164,6 +167,7 @@ impl FromStr for Command {
             "stop" => no_args(Command::Stop, "stop"),
             "ponderhit" => no_args(Command::PonderHit, "ponderhit"),
             "quit" => no_args(Command::Quit, "quit"),
+            "help" => no_args(Command::Help, "help"),
             "d" => no_args(Command::Display, "d"),
             "eval" => no_args(Command::Eval, "eval"),
             "moves" => no_args(Command::Moves, "moves"),

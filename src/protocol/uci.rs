@@ -13,6 +13,20 @@ use crate::util::lines::{CappedLine, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+/// What `help` prints, one `info string` line each: the commands a person
+/// at a terminal can type (protocol.md has the rest).
+const HELP: [&str; 9] = [
+    "commands (protocol.md has them all):",
+    "uci: identify and list the options; isready: answer readyok",
+    "setoption name <name> value <value>: set an option (see uci)",
+    "position startpos|fen <fen> [moves <m1> ...]: set the position",
+    "go [depth N|movetime MS|nodes N|infinite|wtime..]: search; stop: end it",
+    "d: draw the board; eval: the evaluation; moves: the legal moves",
+    "go perft <depth>: count leaves; bench [depth]: the fixed bench search",
+    "ucinewgame: clear the table; debug on|off: echo each line read",
+    "quit: leave",
+];
+
 /// The longest line read; longer lines are skipped with an error.
 pub const MAX_LINE: usize = 1 << 20;
 
@@ -267,6 +281,11 @@ impl Session {
             Command::Eval => self.eval(),
             Command::Moves => self.moves(),
             Command::Bench(depth) => self.bench(depth),
+            Command::Help => {
+                for line in HELP {
+                    self.out.line(&format!("info string {line}"));
+                }
+            }
         }
         Flow::Continue
     }

@@ -7,6 +7,7 @@
 
 use super::board::*;
 use super::variant::{JumpAxes, JumpBlockedBy, Rules};
+use crate::util::words::count;
 use std::fmt;
 use std::str::FromStr;
 
@@ -279,7 +280,8 @@ impl fmt::Display for FenError {
             FenError::RankCount { found } => {
                 write!(
                     f,
-                    "board field has {found} ranks, expected 9 separated by '/'"
+                    "board field has {}, expected 9 separated by '/'",
+                    count(*found as u64, "rank", "ranks")
                 )
             }
             FenError::RankWidth { rank, width } => {

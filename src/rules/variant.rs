@@ -279,11 +279,9 @@ impl Rules {
         settings: impl IntoIterator<Item = &'a str>,
     ) -> Result<(), OptionError> {
         for s in settings {
-            let (name, value) = s.split_once('=').ok_or_else(|| OptionError::BadValue {
-                name: s.to_string(),
-                value: String::new(),
-                expected: "Name=Value".to_string(),
-            })?;
+            let (name, value) = s
+                .split_once('=')
+                .ok_or_else(|| OptionError::NotASetting(s.to_string()))?;
             self.set(name.trim(), value)?;
         }
         Ok(())
@@ -375,7 +373,12 @@ mod tests {
         assert!(r.set("NoCaptureLimit", "10001").is_err());
         assert!(r.set("NoCaptureLimit", "-1").is_err());
         assert!(r.set("TigerJump", "horizontal").is_err());
-        assert!(r.apply_settings(["DogOverWolf"]).is_err());
+        let one_word = r.apply_settings(["DogOverWolf"]).unwrap_err();
+        assert_eq!(one_word, OptionError::NotASetting("DogOverWolf".into()));
+        assert!(
+            one_word.to_string().contains("expected Name=Value"),
+            "{one_word}"
+        );
         assert_eq!(r, Rules::default());
     }
 

@@ -3,6 +3,7 @@
 //! draws the same board from `ground` and `squares_top_down`.
 
 use crate::rules::{ALL_TRAPS, DEN, FILES, Game, Move, Piece, RANKS, Side, Square, TRAPS, WATER};
+use crate::util::words::count;
 use std::fmt::Write as _;
 
 /// What kind of ground a square is (the GUI draws the same board).
@@ -109,10 +110,10 @@ pub fn board_text(game: &Game, color: bool) -> String {
     let status = match game.outcome() {
         Some(o) => format!("game over: {} ({o})", o.score_text()),
         None => format!(
-            "{} to move, move {}, {} plies since a capture",
+            "{} to move, move {}, {} since a capture",
             side_name(pos.side_to_move()),
             pos.move_number(),
-            pos.plies_since_capture()
+            count(pos.plies_since_capture() as u64, "ply", "plies")
         ),
     };
     let _ = writeln!(s, "{status}");

@@ -7,3 +7,4 @@ pub mod lines;
 pub mod options;
 pub mod pool;
 pub mod rng;
+pub mod words;

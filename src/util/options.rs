@@ -1,8 +1,6 @@
 //! The shape of a user-settable option, shared by the rule switches and the
 //! engine's own options, so that the protocol prints and checks both one way.
 
-use std::fmt;
-
 /// What kind of value an option takes, with its default and range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
@@ -37,11 +35,17 @@ pub enum OptionKind {
 }
 
 /// Why a value was rejected for an option.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
     /// No option has this name.
+    #[error("unknown option '{0}'")]
     Unknown(String),
+    /// A setting given as one word (`--set`, `# rules:` lines) is not
+    /// `Name=Value`.
+    #[error("'{0}' is not a setting: expected Name=Value, e.g. DogOverWolf=true")]
+    NotASetting(String),
     /// The value does not fit the option's kind or range.
+    #[error("option '{name}' does not take '{value}': expected {expected}")]
     BadValue {
         /// The option's name.
         name: String,
@@ -52,6 +56,7 @@ pub enum OptionError {
     },
     /// The value has the right form but could not be used (a file that
     /// cannot be read, say); the option keeps its old value.
+    #[error("option '{name}' cannot use '{value}': {reason}")]
     Refused {
         /// The option's name.
         name: String,
@@ -61,29 +66,6 @@ pub enum OptionError {
         reason: String,
     },
 }
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OptionError::Unknown(name) => write!(f, "unknown option '{name}'"),
-            OptionError::BadValue {
-                name,
-                value,
-                expected,
-            } => write!(
-                f,
-                "option '{name}' does not take '{value}': expected {expected}"
-            ),
-            OptionError::Refused {
-                name,
-                value,
-                reason,
-            } => write!(f, "option '{name}' cannot use '{value}': {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for OptionError {}
 
 impl OptionKind {
     fn bad(&self, name: &str, value: &str) -> OptionError {

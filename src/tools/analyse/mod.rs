@@ -14,6 +14,7 @@ use crate::engine::GoLimits;
 use crate::engine::time::TimeLimits;
 use crate::rules::{Rules, Side};
 use crate::tools::pgn::read::{self as input, GameSpec, LineError, PositionSpec};
+use crate::util::options::OptionError;
 use pool::{AnalysisTask, Setup, TaskResult};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -55,36 +56,28 @@ pub struct AnalyseConfig {
     pub engine_options: Vec<(String, String)>,
 }
 
-/// Why `analyse` could not run at all (exit code 2).
-#[derive(Debug)]
-pub enum UsageError {
+/// Why `analyse` could not run at all, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyseError {
     /// `--variant`/`--set` named unknown rules.
-    Rules(String),
+    #[error("rules: {0}")]
+    Rules(#[source] OptionError),
     /// `--eval-file` names a file that is not a usable net.
+    #[error("{0}")]
     Eval(String),
     /// The input file could not be read.
+    #[error("cannot read {path}: {source}")]
     Read {
         /// The file, or `-` for standard input.
         path: String,
         /// What went wrong.
-        error: std::io::Error,
+        #[source]
+        source: std::io::Error,
     },
-    /// The output could not be written (other than a closed pipe).
-    Write(std::io::Error),
+    /// The output could not be written (a closed pipe included).
+    #[error("cannot write the output: {0}")]
+    Write(#[source] std::io::Error),
 }
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            UsageError::Rules(e) => write!(f, "rules: {e}"),
-            UsageError::Eval(e) => e.fmt(f),
-            UsageError::Read { path, error } => write!(f, "cannot read {path}: {error}"),
-            UsageError::Write(e) => write!(f, "cannot write the output: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for UsageError {}
 
 /// One answer of the output, in input order.
 enum Unit {
@@ -125,7 +118,7 @@ impl Unit {
 }
 
 /// Answers every input; `Ok(false)` when some input was invalid.
-pub fn analyse(args: &AnalyseConfig) -> Result<bool, UsageError> {
+pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
     let rules = args.rules;
     let engine_options = args.engine_options.clone();
     let text = read_input(args.input.as_ref())?;
@@ -181,15 +174,13 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, UsageError> {
     progress.finish();
     match printed {
         Ok(()) => Ok(printer.all_valid),
-        // A reader that went away (`| head`) wants no more: not a fault.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(printer.all_valid),
-        Err(e) => Err(UsageError::Write(e)),
+        Err(e) => Err(AnalyseError::Write(e)),
     }
 }
 
 /// The whole input as text; bytes that are not UTF-8 become U+FFFD and so
 /// make their line invalid, not the whole run.
-fn read_input(path: Option<&PathBuf>) -> Result<String, UsageError> {
+fn read_input(path: Option<&PathBuf>) -> Result<String, AnalyseError> {
     let mut bytes = Vec::new();
     let (name, result) = match path {
         Some(p) if p.as_os_str() != "-" => (
@@ -200,7 +191,7 @@ fn read_input(path: Option<&PathBuf>) -> Result<String, UsageError> {
             std::io::stdin().lock().read_to_end(&mut bytes)
         }),
     };
-    result.map_err(|error| UsageError::Read { path: name, error })?;
+    result.map_err(|source| AnalyseError::Read { path: name, source })?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

@@ -7,6 +7,7 @@ use crate::engine::score::{Score, wdl};
 use crate::engine::search::SearchResult;
 use crate::rules::{Move, Outcome, Side};
 use crate::tools::pgn::read::{GameSpec, LineError};
+use crate::util::words::count;
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -293,9 +294,9 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
         _ => String::new(),
     };
     let mut s = format!(
-        "game {number} (line {}):{players} {} plies, result {}, blunders Red {red_blunders} Blue {blue_blunders}",
+        "game {number} (line {}):{players} {}, result {}, blunders Red {red_blunders} Blue {blue_blunders}",
         spec.line,
-        notes.plies.len(),
+        count(notes.plies.len() as u64, "ply", "plies"),
         result.as_deref().unwrap_or("unknown"),
     );
     for p in &notes.plies {

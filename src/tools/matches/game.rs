@@ -7,6 +7,7 @@ use super::openings::Opening;
 use crate::client::{ClientError, EngineLimits, EngineProcess, EngineSpec, later};
 use crate::protocol::reply::Reply;
 use crate::rules::{Game, Move, Outcome, Rules, Side};
+use crate::util::words::count;
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -159,7 +160,13 @@ impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Termination::Rules(outcome) => outcome.fmt(f),
-            Termination::MaxPlies(n) => write!(f, "draw: {n} plies played (--max-plies)"),
+            Termination::MaxPlies(n) => {
+                write!(
+                    f,
+                    "draw: {} played (--max-plies)",
+                    count(*n as u64, "ply", "plies")
+                )
+            }
             Termination::TimeForfeit {
                 side,
                 used_ms,

@@ -4,6 +4,7 @@
 use super::game::GameRecord;
 use super::schedule::Job;
 use super::stats::{Sprt, SprtState, Wdl};
+use crate::util::words::count;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -197,7 +198,7 @@ impl MatchSummary {
         let (a, b, wdl) = &self.pairs[job.pair];
         let g = self.games.last().expect("a game was just added");
         let mut line = format!(
-            "[{}/{}] game {}: {} - {} {} ({}, {} plies) | {a} vs {b}: +{} ={} -{}",
+            "[{}/{}] game {}: {} - {} {} ({}, {}) | {a} vs {b}: +{} ={} -{}",
             self.games.len(),
             self.planned,
             record.round,
@@ -205,7 +206,7 @@ impl MatchSummary {
             g.blue,
             record.termination.score_text(),
             record.termination.kind(),
-            g.plies,
+            count(g.plies as u64, "ply", "plies"),
             wdl.wins,
             wdl.draws,
             wdl.losses

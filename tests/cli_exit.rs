@@ -1,0 +1,188 @@
+//! How the binary's tools end, driven through real pipes and files: a closed
+//! output pipe ends a tool quietly (exit 141, as SIGPIPE would), a failed
+//! write says so in one line and exits 1, bad input exits 1 and a bad command
+//! line 2, with the same convention in every tool.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_doushou");
+
+/// Each tool that writes to standard output, with arguments that make it
+/// write quickly, and its standard input.
+fn writers() -> Vec<(Vec<&'static str>, &'static str)> {
+    vec![
+        (vec!["perft", "3", "--divide"], ""),
+        (vec!["bench", "--depth", "1"], ""),
+        (vec!["show"], ""),
+        (vec!["show", "--svg", "-"], ""),
+        (
+            vec!["analyse", "--depth", "1"],
+            "startpos\nstartpos moves g3g4\n",
+        ),
+        (
+            vec![
+                "match",
+                "--engine",
+                "name=a",
+                concat!("cmd=", env!("CARGO_BIN_EXE_doushou")),
+                "--engine",
+                "name=b",
+                concat!("cmd=", env!("CARGO_BIN_EXE_doushou")),
+                "--depth",
+                "1",
+                "--games",
+                "2",
+            ],
+            "",
+        ),
+    ]
+}
+
+/// Runs `doushou <args>` with `input` on stdin and `stdout` as its output.
+fn run_into(args: &[&str], input: &str, stdout: Stdio) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::piped())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("running {BIN}: {e}"));
+    let mut stdin = child.stdin.take().unwrap();
+    // The tool may stop before reading it all: a failed write here is fine.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn run(args: &[&str], input: &str) -> Output {
+    run_into(args, input, Stdio::piped())
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_closed_pipe_ends_every_tool_quietly() {
+    for (args, input) in writers() {
+        let (reader, writer) = std::io::pipe().unwrap();
+        // The reader is gone before the tool writes a byte: `| head -c0`.
+        drop(reader);
+        let o = run_into(&args, input, Stdio::from(writer));
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(!err.contains("error"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(141), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_full_disk_is_one_line_and_exit_1_for_every_tool() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("no /dev/full here: nothing to test");
+        return;
+    }
+    for (args, input) in writers() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let o = run_into(&args, input, Stdio::from(full));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {err}");
+        assert!(errors[0].contains("No space left"), "{args:?}: {err}");
+    }
+    // A tool writing a file says which one.
+    let o = run(
+        &[
+            "selfplay",
+            "--games",
+            "1",
+            "--depth",
+            "1",
+            "--out",
+            "/dev/full",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/dev/full"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_input_exits_1_and_a_bad_command_line_2_in_every_tool() {
+    let bad_fen = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R w 0 1";
+    for (args, input, code) in [
+        (&["perft", "1", "--fen", bad_fen][..], "", 1),
+        (&["show", bad_fen], "", 1),
+        (&["show", "-"], "nonsense\n", 1),
+        (&["analyse", "--depth", "1"], "nonsense\n", 1),
+        (&["perft", "1", "--set", "Nope=1"], "", 2),
+        (&["show", "--set", "Nope=1"], "", 2),
+        (&["bench", "--variant", "chess"], "", 2),
+        (&["analyse", "--set", "Nope=1"], "", 2),
+        (
+            &["selfplay", "--set", "Nope=1", "--out", "/dev/null"],
+            "",
+            2,
+        ),
+        (&["match", "--engine", "cmd=x", "--set", "Nope=1"], "", 2),
+        (&["gui", "--set", "Nope=1"], "", 2),
+        (&["perft"], "", 2),
+    ] {
+        let o = run(args, input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        // analyse answers a bad line with an error line in its output.
+        let out = String::from_utf8_lossy(&o.stdout);
+        let said = format!("{err}{}", if args[0] == "analyse" { &out } else { "" });
+        assert!(said.contains("error"), "{args:?}: no message");
+    }
+}
+
+#[test]
+fn messages_say_what_was_expected_and_count_in_words() {
+    let o = run(&["perft", "1", "--set", "DogOverWolf"], "");
+    let err = stderr(&o);
+    assert!(err.contains("expected Name=Value"), "{err}");
+    assert!(!err.contains("''"), "{err}");
+    let o = run(&["show", "l5t w 0 1"], "");
+    let err = stderr(&o);
+    assert!(err.contains("has 1 rank,"), "{err}");
+    let o = run(&["show"], "");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("0 plies since a capture"), "{out}");
+}
+
+#[test]
+fn a_busy_port_is_named_with_the_way_out() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let o = run(&["gui", "--host", "127.0.0.1", "--port", &port], "");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
+    assert!(err.contains("--port 0"), "{err}");
+}
+
+#[test]
+fn the_help_says_how_to_talk_to_the_engine_and_help_answers() {
+    let o = run(&["--help"], "");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("type uci, help or quit"), "{out}");
+    assert!(out.contains("Exit codes"), "{out}");
+    // On a pipe (not a terminal) nothing but the protocol is said.
+    let o = run(&[], "help\nquit\n");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.lines().count() > 3, "{out}");
+    assert!(out.lines().all(|l| l.starts_with("info string ")), "{out}");
+    assert!(out.contains("quit"), "{out}");
+}
