@@ -186,3 +186,32 @@ fn the_help_says_how_to_talk_to_the_engine_and_help_answers() {
     assert!(out.lines().all(|l| l.starts_with("info string ")), "{out}");
     assert!(out.contains("quit"), "{out}");
 }
+
+#[test]
+fn a_match_stops_before_its_first_game_on_an_option_the_engine_refuses() {
+    let doushou = concat!("cmd=", env!("CARGO_BIN_EXE_doushou"));
+    for (option, named) in [
+        ("option.EvalFile=/nonexistent.nnue", "EvalFile"),
+        ("option.NoSuchOption=1", "NoSuchOption"),
+        ("option.Hash=0", "Hash"),
+    ] {
+        let o = run(
+            &[
+                "match", "--engine", "name=a", doushou, option, "--engine", "name=b", doushou,
+                "--depth", "1", "--games", "2",
+            ],
+            "",
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{option}: {err}");
+        assert!(o.stdout.is_empty(), "{option}: a table was printed: {err}");
+        assert!(
+            !err.contains("game 1"),
+            "{option}: a game was played: {err}"
+        );
+        assert!(
+            err.contains(named) && err.contains("'a'"),
+            "{option}: {err}"
+        );
+    }
+}

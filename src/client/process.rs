@@ -6,7 +6,6 @@
 use crate::protocol::reply::{IdLine, OptionLine, Reply};
 use crate::util::lines::{CappedLine, read_line_capped};
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,11 +70,13 @@ enum PipeEvent {
 }
 
 /// What went wrong with an engine process.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The program could not be started.
-    Spawn(std::io::Error),
+    #[error("cannot start: {0}")]
+    Spawn(#[source] std::io::Error),
     /// The engine stopped (its output closed or its input broke).
+    #[error("{}{}", exit_text(status), stderr_text(stderr))]
     Exited {
         /// How it ended, if it has (a crash shows a signal or an error code).
         status: Option<ExitStatus>,
@@ -83,6 +84,7 @@ pub enum ClientError {
         stderr: Vec<String>,
     },
     /// No expected answer before the deadline.
+    #[error("no {waiting_for} within {waited_ms} ms")]
     Timeout {
         /// What the runner waited for.
         waiting_for: &'static str,
@@ -90,33 +92,37 @@ pub enum ClientError {
         waited_ms: u64,
     },
     /// The user interrupted the runner while it waited.
+    #[error("interrupted by the user")]
     Interrupted,
+    /// An option to set is not among those the engine announced.
+    #[error("it has no option '{0}' (its `uci` does not list it)")]
+    UnknownOption(String),
+    /// The engine answered the setting of an option with an error.
+    #[error("option '{name}' refused: {reply}")]
+    OptionRefused {
+        /// The option's name.
+        name: String,
+        /// The engine's error line.
+        reply: String,
+    },
 }
 
-impl fmt::Display for ClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ClientError::Spawn(e) => write!(f, "cannot start: {e}"),
-            ClientError::Exited { status, stderr } => {
-                match status {
-                    Some(s) => write!(f, "exited ({s})")?,
-                    None => write!(f, "closed its output")?,
-                }
-                if !stderr.is_empty() {
-                    write!(f, "; its last words on stderr: {}", stderr.join(" | "))?;
-                }
-                Ok(())
-            }
-            ClientError::Timeout {
-                waiting_for,
-                waited_ms,
-            } => write!(f, "no {waiting_for} within {waited_ms} ms"),
-            ClientError::Interrupted => write!(f, "interrupted by the user"),
-        }
+/// How an engine that has gone ended, for [`ClientError::Exited`].
+fn exit_text(status: &Option<ExitStatus>) -> String {
+    match status {
+        Some(s) => format!("exited ({s})"),
+        None => "closed its output".to_string(),
     }
 }
 
-impl std::error::Error for ClientError {}
+/// An engine's last words on stderr, for [`ClientError::Exited`].
+fn stderr_text(stderr: &[String]) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("; its last words on stderr: {}", stderr.join(" | "))
+    }
+}
 
 /// `start + wait`, or a far future if that would overflow the clock.
 pub fn later(start: Instant, wait: Duration) -> Instant {
@@ -370,13 +376,47 @@ impl EngineProcess {
 
     /// `isready` … `readyok`, skipping anything else.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), ClientError> {
+        self.sync_lines(timeout).map(drop)
+    }
+
+    /// `isready` … `readyok`: answers the lines the engine wrote before
+    /// `readyok` (the replies to what was sent before `isready`).
+    pub fn sync_lines(&mut self, timeout: Duration) -> Result<Vec<String>, ClientError> {
         let start = Instant::now();
         self.send("isready")?;
+        let mut before = Vec::new();
         loop {
             let line = self.recv(later(start, timeout), "readyok", start)?;
             if line.text.parse::<Reply>() == Ok(Reply::ReadyOk) {
-                return Ok(());
+                return Ok(before);
             }
+            before.push(line.text);
+        }
+    }
+
+    /// Sets an option the engine announced, and reads its answer: an
+    /// `info string error` line (protocol.md) is a refusal. For checks before
+    /// play: each costs a round trip.
+    pub fn set_option_checked(
+        &mut self,
+        name: &str,
+        value: &str,
+        timeout: Duration,
+    ) -> Result<(), ClientError> {
+        if !self.has_option(name) {
+            return Err(ClientError::UnknownOption(name.to_string()));
+        }
+        self.set_option(name, value)?;
+        let replies = self.sync_lines(timeout)?;
+        match replies
+            .into_iter()
+            .find(|l| l.trim_start().starts_with("info string error"))
+        {
+            Some(reply) => Err(ClientError::OptionRefused {
+                name: name.to_string(),
+                reply,
+            }),
+            None => Ok(()),
         }
     }
 

@@ -234,11 +234,22 @@ struct Deadline {
     allowed_ms: Option<u64>,
 }
 
-/// Starts one engine: process, handshake, options, rules, new game.
-fn start_engine(spec: &EngineSpec, referee: &Referee) -> Result<EngineProcess, ClientError> {
+/// Starts one engine: process, handshake, options, rules, new game. When
+/// `checked`, each engine option must be one the engine announced and must
+/// not be answered with an error (the check before the first game); in a game
+/// an option is sent as it is, with a warning.
+fn start_engine(
+    spec: &EngineSpec,
+    referee: &Referee,
+    checked: bool,
+) -> Result<EngineProcess, ClientError> {
     let mut engine = EngineProcess::spawn(spec)?;
     engine.handshake(referee.start_timeout)?;
     for (name, value) in &spec.options {
+        if checked {
+            engine.set_option_checked(name, value, referee.hang_timeout)?;
+            continue;
+        }
         if !engine.has_option(name) {
             log::warn!(
                 "engine '{}' does not announce option '{name}'; sent anyway",
@@ -263,9 +274,9 @@ fn start_engine(spec: &EngineSpec, referee: &Referee) -> Result<EngineProcess, C
 }
 
 /// Starts the engine of `spec` as a game would, then shuts it down: whether it
-/// can play at all.
+/// can play at all, with every option it is given announced and accepted.
 pub fn check_start(spec: &EngineSpec, referee: &Referee) -> Result<(), ClientError> {
-    start_engine(spec, referee).map(drop)
+    start_engine(spec, referee, true).map(drop)
 }
 
 /// The `go` line for `side` to move: every clock that runs, then the mover's
@@ -319,8 +330,8 @@ pub fn play(round: usize, opening: &Opening, seats: [Seat; 2], referee: &Referee
     };
     record.moves = game.moves_played();
     record.opening_plies = record.moves.len();
-    let red = start_engine(seats[0].spec, referee);
-    let blue = start_engine(seats[1].spec, referee);
+    let red = start_engine(seats[0].spec, referee, false);
+    let blue = start_engine(seats[1].spec, referee, false);
     let failed = |side, e: ClientError| Termination::StartFailure {
         side,
         detail: e.to_string(),
