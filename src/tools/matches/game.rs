@@ -7,7 +7,9 @@ use super::openings::Opening;
 use crate::client::{ClientError, EngineLimits, EngineProcess, EngineSpec, later};
 use crate::protocol::reply::Reply;
 use crate::rules::{Game, Move, Outcome, Rules, Side};
+use crate::util::options::choices;
 use crate::util::words::count;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -93,6 +95,43 @@ pub enum Termination {
     },
 }
 
+choices! {
+    /// How a game ended, by kind: what the summary counts and its record
+    /// keeps (by these names, so that `--resume` reads older records).
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Ending {
+        /// A piece entered the enemy den.
+        Den = "den",
+        /// Every enemy piece was captured.
+        AllCaptured = "all-captured",
+        /// The side to move had no legal move.
+        NoLegalMove = "no-legal-move",
+        /// Drawn by repetition.
+        Repetition = "repetition",
+        /// Drawn by the no-capture limit.
+        NoCaptureLimit = "no-capture-limit",
+        /// Drawn by the runner's `--max-plies`.
+        MaxPlies = "max-plies",
+        /// An engine lost on time.
+        TimeForfeit = "time-forfeit",
+        /// An engine played an illegal or unreadable move.
+        IllegalMove = "illegal-move",
+        /// An engine crashed.
+        Crash = "crash",
+        /// An engine gave no move with no clock running.
+        NoAnswer = "no-answer",
+        /// An engine (or both) did not start.
+        StartFailure = "start-failure",
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl Termination {
     /// The winner, if any.
     pub fn winner(&self) -> Option<Side> {
@@ -129,27 +168,24 @@ impl Termination {
         }
     }
 
-    /// A short fixed word for the kind of ending, for summaries and scripts:
-    /// `den`, `all-captured`, `no-legal-move`, `repetition`, `no-capture-limit`,
-    /// `max-plies`, `time-forfeit`, `illegal-move`, `crash`, `no-answer`,
-    /// `start-failure`.
-    pub fn kind(&self) -> &'static str {
+    /// The kind of ending, as the summary counts it.
+    pub fn kind(&self) -> Ending {
         use crate::rules::{DrawReason, WinReason};
         match self {
             Termination::Rules(Outcome::Win { reason, .. }) => match reason {
-                WinReason::Den => "den",
-                WinReason::AllCaptured => "all-captured",
-                WinReason::NoLegalMove => "no-legal-move",
+                WinReason::Den => Ending::Den,
+                WinReason::AllCaptured => Ending::AllCaptured,
+                WinReason::NoLegalMove => Ending::NoLegalMove,
             },
-            Termination::Rules(Outcome::Draw(DrawReason::Repetition)) => "repetition",
-            Termination::Rules(Outcome::Draw(DrawReason::NoCaptureLimit)) => "no-capture-limit",
-            Termination::MaxPlies(_) => "max-plies",
-            Termination::TimeForfeit { .. } => "time-forfeit",
-            Termination::IllegalMove { .. } => "illegal-move",
-            Termination::Crash { .. } => "crash",
-            Termination::NoAnswer { .. } => "no-answer",
+            Termination::Rules(Outcome::Draw(DrawReason::Repetition)) => Ending::Repetition,
+            Termination::Rules(Outcome::Draw(DrawReason::NoCaptureLimit)) => Ending::NoCaptureLimit,
+            Termination::MaxPlies(_) => Ending::MaxPlies,
+            Termination::TimeForfeit { .. } => Ending::TimeForfeit,
+            Termination::IllegalMove { .. } => Ending::IllegalMove,
+            Termination::Crash { .. } => Ending::Crash,
+            Termination::NoAnswer { .. } => Ending::NoAnswer,
             Termination::StartFailure { .. } | Termination::BothFailedToStart { .. } => {
-                "start-failure"
+                Ending::StartFailure
             }
         }
     }
@@ -615,7 +651,7 @@ mod tests {
         };
         assert_eq!(
             (t.winner(), t.score_text(), t.kind()),
-            (Some(Side::Red), "1-0", "crash")
+            (Some(Side::Red), "1-0", Ending::Crash)
         );
         let t = Termination::TimeForfeit {
             side: Side::Red,

@@ -1,7 +1,7 @@
 //! The results of a match: per engine, per pair, every game's ending; the
 //! progress line after each game and the final table.
 
-use super::game::GameRecord;
+use super::game::{Ending, GameRecord};
 use super::schedule::Job;
 use super::stats::{Sprt, SprtState, Wdl};
 use crate::util::words::count;
@@ -40,7 +40,7 @@ pub struct GameSummary {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
     /// The kind of ending ([`Termination::kind`]).
-    pub reason: String,
+    pub reason: Ending,
     /// How it ended, in words.
     pub termination: String,
     /// The engine at fault, for a game lost on a fault.
@@ -63,7 +63,7 @@ impl GameSummary {
             red: red.to_string(),
             blue: blue.to_string(),
             result: t.score_text().to_string(),
-            reason: t.kind().to_string(),
+            reason: t.kind(),
             termination: t.to_string(),
             faulty: t.faulty().map(|side| match side {
                 crate::rules::Side::Red => red.to_string(),
@@ -163,17 +163,25 @@ impl MatchSummary {
             Some(name) if *name == game.red => vec![job.red],
             Some(_) => vec![job.blue],
             // Neither engine started: both are at fault, neither lost.
-            None if game.reason == "start-failure" => vec![job.red, job.blue],
+            None if game.reason == Ending::StartFailure => vec![job.red, job.blue],
             None => vec![],
         };
         for engine in faulty {
             let t = &mut self.engines[engine];
-            match game.reason.as_str() {
-                "time-forfeit" => t.time_forfeits += 1,
-                "illegal-move" => t.illegal_moves += 1,
-                "crash" => t.crashes += 1,
-                "no-answer" => t.no_answers += 1,
-                _ => t.start_failures += 1,
+            match game.reason {
+                Ending::TimeForfeit => t.time_forfeits += 1,
+                Ending::IllegalMove => t.illegal_moves += 1,
+                Ending::Crash => t.crashes += 1,
+                Ending::NoAnswer => t.no_answers += 1,
+                Ending::StartFailure => t.start_failures += 1,
+                // Endings by the rules or the ply limit blame no engine (a
+                // record naming one is not counted as a fault).
+                Ending::Den
+                | Ending::AllCaptured
+                | Ending::NoLegalMove
+                | Ending::Repetition
+                | Ending::NoCaptureLimit
+                | Ending::MaxPlies => {}
             }
         }
         // The pair's results from its first engine's side.
@@ -312,7 +320,7 @@ impl MatchSummary {
         }
         let mut kinds: Vec<(&str, usize)> = Vec::new();
         for g in &self.games {
-            let k = g.reason.as_str();
+            let k = g.reason.name();
             match kinds.iter_mut().find(|(n, _)| *n == k) {
                 Some(entry) => entry.1 += 1,
                 None => kinds.push((k, 1)),
@@ -356,5 +364,16 @@ mod tests {
         assert_eq!(summary.engines[1].wdl.losses, 1);
         assert_eq!(summary.engines[0].wdl.wins, 1);
         assert_eq!(summary.pairs[0].2.wins, 1, "a, the pair's first, won");
+    }
+
+    #[test]
+    fn endings_read_back_by_name_and_an_unknown_one_is_refused() {
+        for ending in Ending::ALL {
+            let text = serde_json::to_string(&ending).unwrap();
+            assert_eq!(text, format!("\"{}\"", ending.name()));
+            assert_eq!(serde_json::from_str::<Ending>(&text).unwrap(), ending);
+        }
+        // A kind of ending this runner does not know is no start failure.
+        assert!(serde_json::from_str::<Ending>("\"resigned\"").is_err());
     }
 }
