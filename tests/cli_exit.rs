@@ -215,3 +215,29 @@ fn a_match_stops_before_its_first_game_on_an_option_the_engine_refuses() {
         );
     }
 }
+
+#[test]
+fn analyse_says_to_use_game_for_records_and_stops_repeating_itself() {
+    let pgn = "[Event \"x\"]\n[Red \"a\"]\n[Blue \"b\"]\n\n1. g3g4 a7a6 2. g4g5 *\n".repeat(30);
+    for (input, hint) in [
+        (pgn.as_str(), "--game"),
+        ("{\"fen\": \"startpos\"}\n{\"fen\": \"startpos\"}\n", "JSON"),
+    ] {
+        let o = run(&["analyse", "--depth", "1"], input);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert_eq!(out.lines().count(), 2, "{out}");
+        assert!(out.lines().all(|l| l.contains("error")), "{out}");
+        assert!(out.contains(hint), "{out}");
+    }
+    // Twenty identical faults: five, then why it stopped; the valid line
+    // before them is answered.
+    let input = format!("startpos\n{}", "not a position\n".repeat(20));
+    let o = run(&["analyse", "--depth", "1"], &input);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "{out}");
+    assert!(!lines[0].contains("error"), "{out}");
+    assert!(lines[6].contains("stopped reading"), "{out}");
+}

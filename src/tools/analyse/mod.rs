@@ -83,6 +83,13 @@ pub enum AnalyseError {
 enum Unit {
     /// An input fault, answered as is.
     Fault(LineError),
+    /// Reading stopped at this line: the input is not positions.
+    Stop {
+        /// The line reading stopped at.
+        line: usize,
+        /// Why, and what to do instead.
+        message: String,
+    },
     /// A position line: one search.
     Position {
         /// Its line number.
@@ -110,7 +117,7 @@ impl Unit {
     /// The searches this answer needs.
     fn tasks(&self) -> std::ops::Range<usize> {
         match self {
-            Unit::Fault(_) => 0..0,
+            Unit::Fault(_) | Unit::Stop { .. } => 0..0,
             Unit::Position { task, .. } => *task..*task + 1,
             Unit::Game { spec, first, .. } => *first..*first + spec.start.moves.len() + 1,
         }
@@ -196,9 +203,35 @@ fn read_input(path: Option<&PathBuf>) -> Result<String, AnalyseError> {
 }
 
 /// One unit per position line, checked now so that only valid positions are searched.
+/// After this many faulty lines with the same error in a row, a file of
+/// positions is taken to be something else, and reading stops.
+const SAME_ERRORS_BEFORE_STOP: usize = 5;
+
+/// What a faulty first line suggests the input is instead of positions.
+fn not_positions(line_text: &str) -> Option<&'static str> {
+    let t = line_text.trim_start();
+    if t.starts_with('[') {
+        Some(
+            "this looks like a game record (PGN), not positions: give --game to annotate its games",
+        )
+    } else if t.starts_with('{') {
+        Some(
+            "this looks like JSON, not positions: give one position a line (FEN or startpos, then moves ...), or --game for game records",
+        )
+    } else {
+        None
+    }
+}
+
+/// One unit per position line. A first faulty line that looks like a game
+/// record or JSON stops the reading with a hint, and so do
+/// [`SAME_ERRORS_BEFORE_STOP`] identical errors in a row, rather than one
+/// error per line of a file that holds no positions.
 fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<AnalysisTask>) {
     let mut units = Vec::new();
     let mut tasks = Vec::new();
+    let mut seen_valid = false;
+    let mut same_errors: (String, usize) = (String::new(), 0);
     for (i, line_text) in text.lines().enumerate() {
         let line = i + 1;
         if input::is_skipped(line_text) {
@@ -208,6 +241,8 @@ fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Ana
             .and_then(|spec| spec.game(rules).map(|game| (spec, game)));
         match checked {
             Ok((position, game)) => {
+                seen_valid = true;
+                same_errors.1 = 0;
                 units.push(Unit::Position {
                     line,
                     fen: game.position().fen(),
@@ -220,7 +255,32 @@ fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Ana
                     played: None,
                 });
             }
-            Err(error) => units.push(Unit::Fault(LineError { line, error })),
+            Err(error) => {
+                let message = error.to_string();
+                let first_fault = !seen_valid && !units.iter().any(|u| matches!(u, Unit::Fault(_)));
+                units.push(Unit::Fault(LineError { line, error }));
+                if first_fault && let Some(hint) = not_positions(line_text) {
+                    units.push(Unit::Stop {
+                        line,
+                        message: hint.to_string(),
+                    });
+                    break;
+                }
+                if same_errors.0 == message {
+                    same_errors.1 += 1;
+                } else {
+                    same_errors = (message, 1);
+                }
+                if same_errors.1 == SAME_ERRORS_BEFORE_STOP {
+                    units.push(Unit::Stop {
+                        line,
+                        message: format!(
+                            "the same error {SAME_ERRORS_BEFORE_STOP} times in a row: stopped reading (one position a line, or --game for game records)"
+                        ),
+                    });
+                    break;
+                }
+            }
         }
     }
     (units, tasks)
@@ -302,6 +362,10 @@ impl<W: Write> Printer<'_, W> {
             Unit::Fault(e) => {
                 self.all_valid = false;
                 return report::error(e, as_json);
+            }
+            Unit::Stop { line, message } => {
+                self.all_valid = false;
+                return report::error_message(*line, message, as_json);
             }
             Unit::Position {
                 line,
