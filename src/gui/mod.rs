@@ -14,9 +14,9 @@ pub mod api;
 pub mod engine;
 pub mod game;
 
-use crate::rng::SplitMix64;
+use crate::client::EngineSpec;
 use crate::rules::Rules;
-use crate::tools::matches::config::EngineSpec;
+use crate::util::rng::SplitMix64;
 use api::{
     AnalysisRequest, ApiError, MoveRequest, NavigateRequest, OptionsRequest, PgnRequest,
     PositionRequest, State,
