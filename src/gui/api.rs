@@ -120,7 +120,7 @@ pub struct OptionsRequest {
     pub players: Option<Players>,
     /// The engines' search limits per move.
     #[serde(default)]
-    pub limits: Option<Limits>,
+    pub limits: Option<MoveLimits>,
     /// Clocks for each side; a side with one plays on its time (`null`
     /// turns a side's clock off).
     #[serde(default)]
@@ -199,7 +199,7 @@ pub struct Players {
 /// the search; none at all means 1000 ms.
 #[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
-pub struct Limits {
+pub struct MoveLimits {
     /// Milliseconds per move.
     #[serde(default)]
     pub movetime: Option<u64>,
@@ -250,7 +250,7 @@ pub struct State {
     /// The engines that can play, by name; the first also analyses.
     pub engines: Vec<String>,
     /// The engines' limits per move.
-    pub limits: Limits,
+    pub limits: MoveLimits,
     /// The engine that is thinking about its move, if one is.
     pub thinking: Option<Thinking>,
     /// The analysis of the position shown.

@@ -5,22 +5,22 @@
 //! analysis.
 
 use super::api::{
-    AnalysisLine, AnalysisView, ApiError, Level, LevelsView, Limits, MoveView, OptionsRequest,
+    AnalysisLine, AnalysisView, ApiError, Level, LevelsView, MoveLimits, MoveView, OptionsRequest,
     OutcomeView, PieceView, Players, ReviewView, RuleView, ScoreView, SquareView, State, Thinking,
 };
 use super::clock::Clocks;
 use super::engine::{EngineHandle, Event, Request};
 use super::review::{self, ReviewEvent, ReviewJob};
 use super::rule_text::rule_text;
+use crate::client::EngineSpec;
 use crate::engine::score::{Score, ScoreBound};
-use crate::options::OptionKind;
 use crate::protocol::reply::InfoLine;
 use crate::rules::{
-    DrawReason, Game, Move, Outcome, Position, RULE_OPTION_NAMES, Rules, Side, WinReason,
+    DrawReason, Game, Move, Outcome, Position, RULE_OPTIONS, Rules, Side, WinReason,
 };
-use crate::tools::matches::config::EngineSpec;
 use crate::tools::pgn::{self, read as input};
 use crate::tools::show::{Ground, ground, squares_top_down};
+use crate::util::options::OptionKind;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -126,7 +126,7 @@ struct Inner {
     /// How many moves of the line are played on the board shown.
     ply: usize,
     players: [Player; 2],
-    limits: Limits,
+    limits: MoveLimits,
     analysis_on: bool,
     multipv: u32,
     /// The engine that analyses, by index.
@@ -311,9 +311,10 @@ fn bad(status: u16, message: impl Into<String>) -> ApiError {
 /// The protocol's `Name=Value` settings of every rule switch (the preset is
 /// implied by the switches, so it is not sent).
 fn rule_settings(rules: &Rules) -> Vec<(String, String)> {
-    RULE_OPTION_NAMES[1..]
-        .iter()
-        .map(|n| (n.to_string(), rules.get(n).unwrap_or_default()))
+    rules
+        .settings()
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
         .collect()
 }
 
@@ -458,7 +459,7 @@ impl GuiGame {
                 moves: Vec::new(),
                 ply: 0,
                 players: [Player::Human, Player::Engine(0)],
-                limits: Limits {
+                limits: MoveLimits {
                     movetime: Some(DEFAULT_MOVETIME),
                     depth: None,
                     nodes: None,
@@ -1456,11 +1457,11 @@ impl GuiGame {
                 })
             })
             .collect();
-        let rules = RULE_OPTION_NAMES
+        let rules = RULE_OPTIONS
             .iter()
-            .map(|&name| {
-                let kind = Rules::option_kind(name).expect("listed");
-                let (kind_name, default, choices, min, max) = match kind {
+            .map(|option| {
+                let name = option.name;
+                let (kind_name, default, choices, min, max) = match option.kind.clone() {
                     OptionKind::Check { default } => {
                         ("check", default.to_string(), vec![], None, None)
                     }
@@ -1575,7 +1576,7 @@ fn parse_side(text: &str) -> Result<Side, ApiError> {
 }
 
 /// Each limit in its range: a depth of 1000 would never end.
-fn check_limits(limits: &Limits) -> Result<(), ApiError> {
+fn check_limits(limits: &MoveLimits) -> Result<(), ApiError> {
     let out = |what: &str, value: u64, lo: u64, hi: u64| {
         Err(bad(422, format!("{what} {value}: expected {lo} to {hi}")))
     };

@@ -19,9 +19,9 @@ pub mod game;
 pub mod review;
 pub mod rule_text;
 
-use crate::rng::SplitMix64;
+use crate::client::EngineSpec;
 use crate::rules::Rules;
-use crate::tools::matches::config::EngineSpec;
+use crate::util::rng::SplitMix64;
 use api::{
     AnalysisRequest, ApiError, DrawRequest, LineRequest, MoveRequest, NavigateRequest,
     OptionsRequest, PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,

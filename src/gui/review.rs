@@ -93,7 +93,7 @@ fn review(
     let setup = Setup {
         hash_mb: HASH_MB,
         multipv: 1,
-        limits: crate::engine::Limits {
+        limits: crate::engine::GoLimits {
             depth: Some(depth),
             ..Default::default()
         },
