@@ -65,5 +65,5 @@ pub fn run(args: &GuiArgs) -> Result<(), Failure> {
         rules: args.rules.rules()?,
         open: args.open,
     };
-    gui::serve(config).map_err(Failure::Input)
+    gui::serve(config).map_err(|e| Failure::Input(e.to_string()))
 }
