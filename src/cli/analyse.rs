@@ -4,8 +4,8 @@
 //! Exit code: 0 when every input was answered, 1 when some were invalid (they
 //! get an error line and the rest goes on), 2 for a usage error.
 
-use crate::cli::Failure;
 use crate::cli::args::{EvalArgs, RulesArgs};
+use crate::cli::exit::Failure;
 use crate::tools::analyse::{AnalyseConfig, AnalyseError, analyse};
 use clap::Args;
 use std::path::PathBuf;

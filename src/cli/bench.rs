@@ -1,7 +1,7 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
 use crate::cli::args::RulesArgs;
-use crate::cli::{Failure, write_out};
+use crate::cli::exit::{Failure, write_out};
 use crate::engine::{Engine, SearchControl};
 use clap::Args;
 

@@ -1,7 +1,7 @@
 //! `doushou gui`: the command line of the browser GUI (src/gui).
 
-use crate::cli::Failure;
 use crate::cli::args::RulesArgs;
+use crate::cli::exit::Failure;
 use crate::client::{EngineSpec, dedupe_names};
 use crate::gui::{self, GuiConfig};
 use clap::Args;

@@ -1,7 +1,7 @@
 //! The command line of `doushou match`.
 
 use super::args::RulesArgs;
-use super::{Failure, write_out};
+use super::exit::{Failure, write_out};
 use crate::client::{self, EngineLimits, EngineSpec, TimeControl, dedupe_names};
 use crate::tools::matches::game::Referee;
 use crate::tools::matches::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};

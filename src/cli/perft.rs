@@ -1,7 +1,7 @@
 //! `doushou perft`: leaf counts from the command line.
 
 use crate::cli::args::RulesArgs;
-use crate::cli::{Failure, write_out};
+use crate::cli::exit::{Failure, write_out};
 use crate::rules::{Game, START_FEN, perft_divide};
 use clap::Args;
 use std::time::Instant;

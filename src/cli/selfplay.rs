@@ -1,8 +1,8 @@
 //! `doushou selfplay`: labelled positions from the engine playing itself, for
 //! `doushou tune` (the recipe is in `docs/tuning.md`).
 
-use crate::cli::Failure;
 use crate::cli::args::{EvalArgs, RulesArgs};
+use crate::cli::exit::Failure;
 use crate::tuning::selfplay::{self, SelfplayConfig};
 use clap::Args;
 use std::io::BufWriter;

@@ -4,8 +4,8 @@
 //! Exit code: 0 when the position was drawn, 1 when it is invalid or cannot
 //! be written, 2 for a usage error (bad arrow, unknown rules).
 
-use crate::cli::Failure;
 use crate::cli::args::RulesArgs;
+use crate::cli::exit::Failure;
 use crate::rules::Move;
 use crate::tools::pgn::read::{self as input, InputError};
 use crate::tools::show::{board_svg, board_text};

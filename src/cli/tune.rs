@@ -2,7 +2,7 @@
 //! method and writes them as a `weights.rs` file: a new file by default; the
 //! build takes them from `src/engine/weights.rs` when the user puts them there.
 
-use crate::cli::Failure;
+use crate::cli::exit::Failure;
 use crate::engine::eval::WEIGHTS;
 use crate::tuning::texel::{self, Split, TuneConfig};
 use clap::Args;

@@ -1,0 +1,68 @@
+//! How every tool ends: [`Failure`] decides the exit code and the one line
+//! on stderr, and [`write_out`] is how a tool writes its output so that a
+//! failed write is seen.
+
+use std::io::{ErrorKind, Write};
+
+/// Why a tool failed, which decides its exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// The command line asks for something impossible (an unknown rule, a
+    /// value out of range, a net file that cannot be used): exit code 2, as
+    /// clap's own usage errors.
+    Usage(String),
+    /// What the tool was given or met while it ran was wrong (a position, a
+    /// file, an engine): exit code 1.
+    Input(String),
+    /// Writing the tool's output failed: exit code 1, or quietly when the
+    /// reader closed the pipe.
+    Output(std::io::Error),
+}
+
+impl From<crate::util::options::OptionError> for Failure {
+    /// A rule or engine option the command line set wrongly.
+    fn from(e: crate::util::options::OptionError) -> Failure {
+        Failure::Usage(e.to_string())
+    }
+}
+
+impl From<String> for Failure {
+    fn from(why: String) -> Failure {
+        Failure::Input(why)
+    }
+}
+
+/// The exit code of a tool stopped by a closed output pipe: that of a Unix
+/// tool ended by SIGPIPE (128 + 13), so that `set -o pipefail` sees it alike.
+pub const BROKEN_PIPE_EXIT: i32 = 141;
+
+impl Failure {
+    /// The process exit code, after telling the user why on stderr (one line;
+    /// nothing for a closed pipe).
+    pub fn report(&self) -> i32 {
+        match self {
+            Failure::Usage(why) => {
+                eprintln!("error: {why}");
+                2
+            }
+            Failure::Input(why) => {
+                eprintln!("error: {why}");
+                1
+            }
+            Failure::Output(e) if e.kind() == ErrorKind::BrokenPipe => BROKEN_PIPE_EXIT,
+            Failure::Output(e) => {
+                eprintln!("error: cannot write the output: {e}");
+                1
+            }
+        }
+    }
+}
+
+/// Writes `text` to standard output and flushes it, so that a write error is
+/// seen here and not lost at exit.
+pub fn write_out(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Failure::Output)
+}
