@@ -1,6 +1,9 @@
 //! Small helpers below every layer (they know nothing of the game): the
-//! worker pool the tools share, and the capped line reader of the protocol
-//! loop and the match client.
+//! worker pool the tools share, the capped line reader of the protocol loop
+//! and the match client, the checked byte reader of the binary files and the
+//! atomic file writer.
 
+pub mod bytes;
+pub mod fs;
 pub mod lines;
 pub mod pool;
