@@ -15,6 +15,7 @@ use doushou::engine::search::Silent;
 use doushou::engine::{Engine, Limits};
 use doushou::rng::SplitMix64 as Rng;
 use doushou::rules::{Game, Position, Rules, Side, Square};
+use doushou::util::bytes::fnv1a;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -48,7 +49,7 @@ fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
 fn patch_u32(bytes: &mut [u8], at: usize, value: u32) {
     bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
     let body = bytes.len() - 4;
-    let sum = nnue::fnv1a(&bytes[..body]);
+    let sum = fnv1a(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
 }
 
@@ -85,7 +86,7 @@ fn the_file_layout_is_the_documented_one() {
     assert_eq!(bytes.len(), 49 + 2 * 1008 * 3 + 2 * 3 + 4 * 3 + 4 + 4);
     let b2_at = bytes.len() - 8;
     assert_eq!(u32_at(b2_at) as i32, -123);
-    assert_eq!(u32_at(bytes.len() - 4), nnue::fnv1a(&bytes[..b2_at + 4]));
+    assert_eq!(u32_at(bytes.len() - 4), fnv1a(&bytes[..b2_at + 4]));
 }
 
 #[test]

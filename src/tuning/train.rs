@@ -2,7 +2,7 @@
 //!
 //! Each position becomes the active inputs of the side to move's view and of
 //! the other side's ([`crate::engine::nnue::features`]), and its labels are
-//! turned to the side to move's view. The float network ([`net::Network`])
+//! turned to the side to move's view. The float network ([`net::FloatNet`])
 //! predicts the win probability `sigmoid(score / K)`; the target mixes the
 //! game's result and the search score's probability,
 //! `λ·result + (1-λ)·sigmoid(score / K)`, and the loss is the mean squared error.
@@ -14,63 +14,65 @@
 //! however many threads run, and a run resumed from a checkpoint ends where
 //! the uninterrupted run would.
 
+pub mod command;
 pub mod files;
 pub mod net;
 
 use super::data::TuneError;
 use super::data::{self, RunSummary};
+use crate::engine::nnue::NetError;
 use crate::engine::nnue::features::active_features;
 use crate::rng::SplitMix64;
 use crate::rules::{Position, Side};
 use files::Checkpoint;
-use net::{Gradient, Network};
+use net::{FloatNet, Gradient};
 use rayon::prelude::*;
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
 
 /// Why training could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// The data could not be read.
-    Data(TuneError),
+    #[error(transparent)]
+    Data(#[from] TuneError),
     /// A file could not be read or written.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What went wrong.
+        #[source]
         error: std::io::Error,
     },
     /// A checkpoint that cannot be resumed from.
+    #[error("{}: cannot resume: {error}", path.display())]
     Checkpoint {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        message: String,
+        #[source]
+        error: files::CheckpointError,
     },
+    /// A checkpoint made with other settings than those asked for.
+    #[error("{}: cannot resume: --{what} {asked}, but the checkpoint has {has}", path.display())]
+    CheckpointDiffers {
+        /// The file.
+        path: PathBuf,
+        /// The flag that differs.
+        what: &'static str,
+        /// The value asked for.
+        asked: u64,
+        /// The checkpoint's.
+        has: u64,
+    },
+    /// The quantised net is not one the engine would load (its output could
+    /// overflow, for one): refused rather than written.
+    #[error("the quantised net is not valid: {0}")]
+    Quantise(#[from] NetError),
     /// Settings that cannot work.
+    #[error("{0}")]
     Config(String),
-}
-
-impl fmt::Display for TrainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TrainError::Data(e) => write!(f, "{e}"),
-            TrainError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            TrainError::Checkpoint { path, message } => {
-                write!(f, "{}: cannot resume: {message}", path.display())
-            }
-            TrainError::Config(message) => write!(f, "{message}"),
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
-
-impl From<TuneError> for TrainError {
-    fn from(e: TuneError) -> TrainError {
-        TrainError::Data(e)
-    }
 }
 
 /// Positions as the net sees them: each one's active inputs (the side to
@@ -256,7 +258,7 @@ pub enum Progress {
 const CHUNK: usize = 512;
 
 /// The mean loss of `net` on `positions`, or `None` for no positions.
-pub fn mean_loss(net: &Network, positions: &Positions, lambda: f64) -> Option<f64> {
+pub fn mean_loss(net: &FloatNet, positions: &Positions, lambda: f64) -> Option<f64> {
     if positions.is_empty() {
         return None;
     }

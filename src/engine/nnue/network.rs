@@ -2,6 +2,7 @@
 //! reading (with a typed error for every way a file can be wrong) and writing.
 
 use super::features::INPUTS;
+use crate::util::bytes::{ByteReader, Truncated, fnv1a};
 use std::fmt;
 
 /// The first eight bytes of every net file.
@@ -29,19 +30,25 @@ pub struct Quantisation {
 }
 
 /// Why bytes are not a usable net file. Each says which check failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
     /// The file does not start with `DSQNNUE\0`: not a net file.
+    #[error("bad magic: not a DSQNNUE net file")]
     BadMagic,
     /// A version this engine cannot read.
+    #[error("unsupported version {0} (this engine reads {VERSION})")]
     UnsupportedVersion(u32),
     /// The input count is not [`INPUTS`]: a net for other features.
+    #[error("wrong input count {0} (the engine's features are {INPUTS})")]
     WrongInputCount(u32),
     /// The hidden width is outside `1..=1024`.
+    #[error("hidden width {0} out of range 1..={MAX_HIDDEN}")]
     HiddenOutOfRange(u32),
     /// `SCALE`, `QA` or `QB` is zero, which would divide by zero.
+    #[error("bad quantisation: SCALE {}, QA {}, QB {} (none may be 0)", .0.scale, .0.qa, .0.qb)]
     BadQuantisation(Quantisation),
     /// The file ends before what its header declares.
+    #[error("truncated: {actual} bytes, the header declares {expected}")]
     Truncated {
         /// Bytes the header declares (or the header itself needs).
         expected: u64,
@@ -49,6 +56,7 @@ pub enum NetError {
         actual: u64,
     },
     /// The file is longer than its header declares.
+    #[error("wrong size: {actual} bytes, the header declares {expected}")]
     WrongSize {
         /// Bytes the header declares.
         expected: u64,
@@ -56,6 +64,7 @@ pub enum NetError {
         actual: u64,
     },
     /// The checksum does not match the bytes: the file was damaged.
+    #[error("checksum mismatch: the file says {stored:08x}, its bytes give {computed:08x}")]
     ChecksumMismatch {
         /// The checksum stored in the file.
         stored: u32,
@@ -63,62 +72,21 @@ pub enum NetError {
         computed: u32,
     },
     /// The description is not UTF-8.
+    #[error("the description is not UTF-8")]
     BadDescription,
     /// Weights so large that the output sum could leave the i32 range.
+    #[error("the output weights are so large the score could overflow i32")]
     OutputOverflow,
 }
 
-impl fmt::Display for NetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetError::BadMagic => write!(f, "bad magic: not a DSQNNUE net file"),
-            NetError::UnsupportedVersion(v) => {
-                write!(f, "unsupported version {v} (this engine reads {VERSION})")
-            }
-            NetError::WrongInputCount(n) => {
-                write!(
-                    f,
-                    "wrong input count {n} (the engine's features are {INPUTS})"
-                )
-            }
-            NetError::HiddenOutOfRange(h) => {
-                write!(f, "hidden width {h} out of range 1..={MAX_HIDDEN}")
-            }
-            NetError::BadQuantisation(q) => write!(
-                f,
-                "bad quantisation: SCALE {}, QA {}, QB {} (none may be 0)",
-                q.scale, q.qa, q.qb
-            ),
-            NetError::Truncated { expected, actual } => write!(
-                f,
-                "truncated: {actual} bytes, the header declares {expected}"
-            ),
-            NetError::WrongSize { expected, actual } => write!(
-                f,
-                "wrong size: {actual} bytes, the header declares {expected}"
-            ),
-            NetError::ChecksumMismatch { stored, computed } => write!(
-                f,
-                "checksum mismatch: the file says {stored:08x}, its bytes give {computed:08x}"
-            ),
-            NetError::BadDescription => write!(f, "the description is not UTF-8"),
-            NetError::OutputOverflow => {
-                write!(
-                    f,
-                    "the output weights are so large the score could overflow"
-                )
-            }
+impl From<Truncated> for NetError {
+    /// A field read past the end: the file is shorter than its header needs.
+    fn from(t: Truncated) -> NetError {
+        NetError::Truncated {
+            expected: (t.at + t.needed) as u64,
+            actual: t.len as u64,
         }
     }
-}
-
-impl std::error::Error for NetError {}
-
-/// FNV-1a, 32 bits: the file's checksum.
-pub fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811C_9DC5u32, |hash, &b| {
-        (hash ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 /// A network: its quantised weights exactly as the file holds them.
@@ -144,32 +112,6 @@ impl fmt::Debug for Network {
             .field("quantisation", &self.quantisation)
             .field("description", &self.description)
             .finish_non_exhaustive()
-    }
-}
-
-/// Reads the little-endian fields of a byte slice in order.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    /// The next `n` bytes; the caller has checked the length.
-    fn take(&mut self, n: usize) -> &[u8] {
-        let s = &self.bytes[self.at..self.at + n];
-        self.at += n;
-        s
-    }
-
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes(self.take(4).try_into().expect("four bytes"))
-    }
-
-    fn i16s(&mut self, n: usize) -> Box<[i16]> {
-        self.take(2 * n)
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect()
     }
 }
 
@@ -220,38 +162,33 @@ impl Network {
         })
     }
 
-    /// Reads a version-1 net file.
+    /// Reads a version-1 net file, checking it in the order `docs/nnue.md`
+    /// gives.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let actual = bytes.len() as u64;
-        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        if bytes.get(..MAGIC.len()) != Some(&MAGIC[..]) {
             return Err(NetError::BadMagic);
         }
-        if bytes.len() < HEADER_BYTES {
-            return Err(NetError::Truncated {
-                expected: HEADER_BYTES as u64,
-                actual,
-            });
-        }
-        let mut r = Reader { bytes, at: 0 };
-        r.take(MAGIC.len());
-        let version = r.u32();
+        let mut r = ByteReader::new(bytes);
+        r.take(MAGIC.len())?;
+        let version = r.u32()?;
         if version != VERSION {
             return Err(NetError::UnsupportedVersion(version));
         }
-        let inputs = r.u32();
+        let inputs = r.u32()?;
         if inputs as usize != INPUTS {
             return Err(NetError::WrongInputCount(inputs));
         }
-        let hidden = r.u32();
+        let hidden = r.u32()?;
         if !(1..=MAX_HIDDEN as u32).contains(&hidden) {
             return Err(NetError::HiddenOutOfRange(hidden));
         }
         let quantisation = Quantisation {
-            scale: r.u32(),
-            qa: r.u32(),
-            qb: r.u32(),
+            scale: r.u32()?,
+            qa: r.u32()?,
+            qb: r.u32()?,
         };
-        let description_len = r.u32();
+        let description_len = r.u32()?;
         let h = u64::from(hidden);
         let expected = HEADER_BYTES as u64
             + u64::from(description_len)
@@ -266,28 +203,21 @@ impl Network {
         if actual > expected {
             return Err(NetError::WrongSize { expected, actual });
         }
-        let body = &bytes[..bytes.len() - 4];
-        let stored = u32::from_le_bytes(bytes[body.len()..].try_into().expect("four bytes"));
+        let (body, stored) = bytes.split_at(bytes.len() - 4);
+        let stored = ByteReader::new(stored).u32()?;
         let computed = fnv1a(body);
         if stored != computed {
             return Err(NetError::ChecksumMismatch { stored, computed });
         }
-        let description = std::str::from_utf8(r.take(description_len as usize))
+        let description = std::str::from_utf8(r.take(description_len as usize)?)
             .map_err(|_| NetError::BadDescription)?
             .to_string();
         let hidden = hidden as usize;
-        let w1 = r.i16s(INPUTS * hidden);
-        let b1 = r.i16s(hidden);
-        let w2 = r.i16s(2 * hidden);
-        let b2 = r.u32() as i32;
-        Network::new(
-            quantisation,
-            &description,
-            w1.into(),
-            b1.into(),
-            w2.into(),
-            b2,
-        )
+        let w1 = r.i16s(INPUTS * hidden)?;
+        let b1 = r.i16s(hidden)?;
+        let w2 = r.i16s(2 * hidden)?;
+        let b2 = r.i32()?;
+        Network::new(quantisation, &description, w1, b1, w2, b2)
     }
 
     /// The net as a version-1 file: `from_bytes(to_bytes())` gives it back.

@@ -1,8 +1,9 @@
-//! The float network the trainer fits, its gradient on a chunk of positions,
+//! The float network the trainer fits ([`FloatNet`]; the engine's quantised
+//! one is [`crate::engine::nnue::Network`]), its gradient on a chunk of positions,
 //! and Adam.
 //!
 //! All parameters live in one flat vector, `[W1 | b1 | W2 | b2]` (see
-//! [`Network::params`]), so that the gradient, Adam's moments and the
+//! [`FloatNet::params`]), so that the gradient, Adam's moments and the
 //! checkpoint share one layout. `W1` is input-major, as in the net file.
 
 use super::Positions;
@@ -27,7 +28,7 @@ pub const TRAIN_SCALE: f64 = K;
 /// perspective, `out = b2 + W2 · [clamp(acc_stm, 0, 1), clamp(acc_other, 0, 1)]`,
 /// score = `TRAIN_SCALE × out` centipawns for the side to move.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Network {
+pub struct FloatNet {
     /// Hidden width H.
     pub hidden: usize,
     /// `[W1 (INPUTS × H) | b1 (H) | W2 (2H) | b2 (1)]`.
@@ -39,11 +40,11 @@ pub fn parameter_count(hidden: usize) -> usize {
     INPUTS * hidden + hidden + 2 * hidden + 1
 }
 
-impl Network {
+impl FloatNet {
     /// A fresh network: every hidden unit starts in CReLU's linear range
     /// (`b1` = 0.5, small `W1`) so that all of them learn from the first step,
     /// and a small `W2` so that the first scores are near zero.
-    pub fn random(hidden: usize, seed: u64) -> Network {
+    pub fn random(hidden: usize, seed: u64) -> FloatNet {
         let mut rng = SplitMix64::new(seed);
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -54,7 +55,7 @@ impl Network {
         params.extend(std::iter::repeat_n(0.5, hidden));
         params.extend((0..2 * hidden).map(|_| uniform(0.01)));
         params.push(0.0);
-        Network { hidden, params }
+        FloatNet { hidden, params }
     }
 
     /// `W1`, input-major: input `i`'s row is `w1()[i·H..(i+1)·H]`.
@@ -128,7 +129,7 @@ pub fn target(result: f32, score: f32, lambda: f32) -> f32 {
 /// The summed squared error `(sigmoid(out) - target)²` of `net` over positions
 /// `range` of `positions`.
 pub fn loss_sum(
-    net: &Network,
+    net: &FloatNet,
     positions: &Positions,
     range: std::ops::Range<usize>,
     lambda: f32,
@@ -148,7 +149,7 @@ pub fn loss_sum(
 /// (`rows` lists them), so a step costs what the batch touched.
 #[derive(Clone, Debug)]
 pub struct Gradient {
-    /// Same layout as [`Network::params`].
+    /// Same layout as [`FloatNet::params`].
     values: Vec<f32>,
     /// Which `W1` rows hold something.
     touched: Vec<bool>,
@@ -180,7 +181,7 @@ impl Gradient {
     /// `batch_size` positions) due to `indices` of `positions`.
     pub fn accumulate(
         &mut self,
-        net: &Network,
+        net: &FloatNet,
         positions: &Positions,
         indices: &[u32],
         batch_size: usize,
@@ -280,7 +281,7 @@ impl Adam {
     /// in the rows the gradient touched, and their moments decay only then
     /// ("lazy" Adam, as for sparse embeddings): an input absent from a batch
     /// says nothing about its weights.
-    pub fn step(&mut self, net: &mut Network, gradient: &mut Gradient, learning_rate: f64) {
+    pub fn step(&mut self, net: &mut FloatNet, gradient: &mut Gradient, learning_rate: f64) {
         self.step += 1;
         let t = self.step.min(i32::MAX as u64) as i32;
         let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
@@ -329,14 +330,14 @@ mod tests {
     }
 
     /// The loss of `net` on `positions` as a mean.
-    fn mean_loss(net: &Network, positions: &Positions) -> f64 {
+    fn mean_loss(net: &FloatNet, positions: &Positions) -> f64 {
         loss_sum(net, positions, 0..positions.len(), 0.5) / positions.len() as f64
     }
 
     #[test]
     fn the_gradient_matches_finite_differences() {
         let positions = sample();
-        let mut net = Network::random(8, 3);
+        let mut net = FloatNet::random(8, 3);
         let mut gradient = Gradient::new(8);
         gradient.accumulate(&net, &positions, &[0, 1], 2, 0.5);
         let (stm, _, _, _) = positions.get(1);
@@ -367,7 +368,7 @@ mod tests {
     #[test]
     fn adam_lowers_the_loss_and_clears_the_gradient() {
         let positions = sample();
-        let mut net = Network::random(8, 5);
+        let mut net = FloatNet::random(8, 5);
         let mut adam = Adam::new(net.params.len());
         let before = mean_loss(&net, &positions);
         let mut gradient = Gradient::new(8);
@@ -384,7 +385,7 @@ mod tests {
     fn the_score_is_from_the_side_to_move() {
         // The start position seen from Blue is Red's view of it: the same
         // inputs, so the same score, whoever is to move.
-        let net = Network::random(16, 9);
+        let net = FloatNet::random(16, 9);
         let red: Position = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"
             .parse()
             .unwrap();
