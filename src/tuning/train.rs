@@ -21,9 +21,9 @@ pub mod net;
 use super::data::TuneError;
 use super::data::{self, RunSummary};
 use crate::engine::nnue::NetError;
-use crate::engine::nnue::features::active_features;
+use crate::engine::nnue::features::{INPUTS, RULE_INPUTS, RuleInput, active_features};
 use crate::rng::SplitMix64;
-use crate::rules::{Position, Side};
+use crate::rules::{Position, Rules, Side};
 use files::Checkpoint;
 use net::{FloatNet, Gradient};
 use rayon::prelude::*;
@@ -115,12 +115,16 @@ impl data::Entries for Positions {
 }
 
 impl Positions {
-    /// Adds `pos` with its labels from Red's view.
-    pub fn push(&mut self, pos: &Position, red_result: f64, red_score: i32) {
+    /// Adds `pos`, played under `rules`, with its labels from Red's view. Each
+    /// perspective's inputs are its board inputs and then the rule inputs on
+    /// under `rules` (input `INPUTS + code`, the same for both perspectives).
+    pub fn push(&mut self, pos: &Position, rules: &Rules, red_result: f64, red_score: i32) {
         let stm = pos.side_to_move();
         for side in [stm, stm.opponent()] {
             self.inputs
                 .extend(active_features(pos, side).map(|i| i as u16));
+            self.inputs
+                .extend(RuleInput::active(rules).map(|r| (INPUTS as u32 + r.code()) as u16));
         }
         self.offsets.push(self.inputs.len() as u32);
         let red = stm == Side::Red;
@@ -159,6 +163,9 @@ pub struct TrainingData {
     pub validation: Positions,
     /// What the files' `# done` lines say.
     pub runs: RunSummary,
+    /// The rule inputs on for some training position, by code: the net's
+    /// rule inputs (one never on would learn nothing).
+    pub rule_inputs: Vec<RuleInput>,
 }
 
 /// Fewer validation positions than this make the validation loss a rough guide.
@@ -171,13 +178,12 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
     let (train, held, runs, _split) = data::read_split(
         paths,
         validation,
-        |positions: &mut Positions, labelled, _rules| {
-            // The inputs do not depend on the rules: nothing to do with them.
+        |positions: &mut Positions, labelled, rules| {
             let score = labelled.score.ok_or(
                 "no search score: the trainer needs '<FEN> ; <result> ; <score>' \
                  (doushou selfplay writes it)",
             )?;
-            positions.push(&labelled.position, labelled.result, score);
+            positions.push(&labelled.position, rules, labelled.result, score);
             Ok(())
         },
     )?;
@@ -187,10 +193,21 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
             held.len()
         )));
     }
+    let mut seen = [false; RULE_INPUTS];
+    for &input in &train.inputs {
+        if let Some(code) = (input as usize).checked_sub(INPUTS) {
+            seen[code] = true;
+        }
+    }
+    let rule_inputs = RuleInput::ALL
+        .into_iter()
+        .filter(|r| seen[r.code() as usize])
+        .collect();
     Ok(TrainingData {
         train,
         validation: held,
         runs,
+        rule_inputs,
     })
 }
 
@@ -362,8 +379,8 @@ mod tests {
         let mut positions = Positions::default();
         let red = Position::startpos();
         let blue: Position = START_FEN.replace(" w ", " b ").parse().unwrap();
-        positions.push(&red, 1.0, 120);
-        positions.push(&blue, 1.0, 120);
+        positions.push(&red, &Rules::default(), 1.0, 120);
+        positions.push(&blue, &Rules::default(), 1.0, 120);
         let (stm, other, result, score) = positions.get(0);
         assert_eq!(
             (stm.len(), other.len(), result, score),
@@ -377,5 +394,27 @@ mod tests {
             .map(|i| i as u16)
             .collect();
         assert_eq!(positions.get(1).1, expected.as_slice());
+    }
+
+    #[test]
+    fn the_rule_inputs_follow_both_perspectives_board_inputs() {
+        let mut positions = Positions::default();
+        let mut rules = Rules::XOUDOUQI;
+        rules.repetition = crate::rules::Repetition::Draw;
+        positions.push(&Position::startpos(), &rules, 0.5, 0);
+        let (stm, other, _, _) = positions.get(0);
+        let codes: Vec<u16> = [
+            RuleInput::RepetitionDraw,
+            RuleInput::DogOverWolf,
+            RuleInput::RatBankCapture,
+            RuleInput::TrappedAttackerPowerless,
+        ]
+        .iter()
+        .map(|r| (INPUTS as u32 + r.code()) as u16)
+        .collect();
+        for view in [stm, other] {
+            assert_eq!(view.len(), 16 + 4);
+            assert_eq!(&view[16..], codes.as_slice());
+        }
     }
 }

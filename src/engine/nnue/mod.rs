@@ -8,7 +8,9 @@ pub mod features;
 mod network;
 
 pub use accumulator::{Accumulator, AccumulatorStack, EVAL_LIMIT, MoveDelta};
-pub use network::{MAGIC, MAX_HIDDEN, NetError, Network, Quantisation, VERSION};
+pub use network::{
+    MAGIC, MAX_HIDDEN, NetError, Network, Quantisation, VERSION, VERSION_WITHOUT_RULES,
+};
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};

@@ -148,6 +148,18 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     };
     let hidden = state.net.hidden;
     let seed = state.seed;
+    eprintln!(
+        "train: rule inputs (on for some training position): {}",
+        if data.rule_inputs.is_empty() {
+            "none (every position under the default rules)".to_string()
+        } else {
+            data.rule_inputs
+                .iter()
+                .map(|r| r.name())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    );
     let validation_text = |loss: Option<f64>| loss.map_or("-".to_string(), |l| format!("{l:.6}"));
     eprintln!(
         "train: hidden {hidden}, seed {seed}, batch {}, lr {}, lambda {}, K {K}, epochs {}..={}",
@@ -192,11 +204,13 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     })?;
 
     let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let rule_names: Vec<&str> = data.rule_inputs.iter().map(|r| r.name()).collect();
     let description = format!(
-        "doushou train: {} positions ({} held out) from {}; {} epochs, hidden {hidden}, batch {}, lr {}, lambda {}, K {K}, seed {seed}; loss {}, validation {}",
+        "doushou train: {} positions ({} held out) from {}; rule inputs [{}]; {} epochs, hidden {hidden}, batch {}, lr {}, lambda {}, K {K}, seed {seed}; loss {}, validation {}",
         data.train.len() + data.validation.len(),
         data.validation.len(),
         files.join(" "),
+        rule_names.join(" "),
         state.epoch,
         args.batch,
         args.lr,
@@ -204,7 +218,7 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
         validation_text(state.train_loss),
         validation_text(state.validation_loss),
     );
-    let quantised = Quantised::new(&state.net, &description)?;
+    let quantised = Quantised::new(&state.net, &description, &data.rule_inputs)?;
     let [w1, b1, w2, b2] = quantised.largest;
     eprintln!(
         "train: largest |weight| before quantising: W1 {w1:.4}, b1 {b1:.4} (i16 holds {:.1}), W2 {w2:.4}, b2 {b2:.4}; SCALE {}",

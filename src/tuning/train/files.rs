@@ -5,7 +5,7 @@
 //!
 //! # Checkpoint format
 //!
-//! Little-endian: magic `DSQCKPT` and a zero byte; u32 version (1); u32 H;
+//! Little-endian: magic `DSQCKPT` and a zero byte; u32 version (2); u32 H;
 //! u64 seed; u64 epochs done; u64 Adam steps; u64 training positions; f64 the
 //! last epoch's training loss and validation loss (NaN when unknown); u64 n,
 //! the parameter count; n f32 parameters, n f32 first moments, n f32 second
@@ -13,6 +13,7 @@
 
 use super::TrainError;
 use super::net::{Adam, FloatNet, TRAIN_SCALE, parameter_count};
+use crate::engine::nnue::features::RuleInput;
 use crate::engine::nnue::{MAX_HIDDEN, Network, Quantisation};
 use crate::util::bytes::{ByteReader, Truncated, fnv1a};
 use crate::util::fs::write_atomically;
@@ -24,7 +25,8 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"DSQCKPT\0";
-const CHECKPOINT_VERSION: u32 = 1;
+/// 2 since the float net has rule inputs (more parameters than version 1's).
+const CHECKPOINT_VERSION: u32 = 2;
 
 /// Writes `bytes` to `path` atomically, naming the file in the error.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
@@ -226,10 +228,15 @@ impl Quantised {
     /// for any `SCALE`. The smallest `SCALE` whose `W2' × QB` fits an i16
     /// gives `W2` the most precision. `W1` and `b1` have no such freedom
     /// (CReLU fixes their scale): values outside i16 are clamped and counted.
-    /// A net whose integer output could overflow is refused
+    /// The net gets the rule inputs `rule_inputs` (the others' rows are
+    /// dropped). A net whose integer output could overflow is refused
     /// ([`crate::engine::nnue::NetError::OutputOverflow`]): the engine would
     /// refuse to load it.
-    pub fn new(net: &FloatNet, description: &str) -> Result<Quantised, TrainError> {
+    pub fn new(
+        net: &FloatNet,
+        description: &str,
+        rule_inputs: &[RuleInput],
+    ) -> Result<Quantised, TrainError> {
         let largest_of = |values: &[f32]| values.iter().fold(0.0f64, |m, &x| m.max(x.abs() as f64));
         let largest = [
             largest_of(net.w1()),
@@ -255,6 +262,11 @@ impl Quantised {
             .iter()
             .map(|&x| to_i16(x as f64 * QA as f64))
             .collect();
+        let rule_weights = rule_inputs
+            .iter()
+            .flat_map(|&r| net.rule_row(r))
+            .map(|&x| to_i16(x as f64 * QA as f64))
+            .collect();
         let b1 = net
             .b1()
             .iter()
@@ -275,7 +287,8 @@ impl Quantised {
             qa: QA as u32,
             qb: QB as u32,
         };
-        let net = Network::new(quantisation, description, w1, b1, w2, b2)?;
+        let net = Network::new(quantisation, description, w1, b1, w2, b2)?
+            .with_rule_inputs(rule_inputs.to_vec(), rule_weights)?;
         Ok(Quantised {
             net,
             largest,
@@ -287,7 +300,7 @@ impl Quantised {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::nnue::features::INPUTS;
+    use crate::tuning::train::net::TRAIN_INPUTS;
 
     #[test]
     fn a_checkpoint_reads_back_and_damage_is_refused() {
@@ -320,16 +333,16 @@ mod tests {
     #[test]
     fn quantising_keeps_w2_within_i16_with_the_smallest_scale() {
         let mut net = FloatNet::random(4, 1);
-        let at = INPUTS * 4 + 4;
+        let at = TRAIN_INPUTS * 4 + 4;
         net.params[at] = 3.0;
-        let q = Quantised::new(&net, "test").unwrap();
+        let q = Quantised::new(&net, "test", &[]).unwrap();
         assert_eq!(q.clamped, 0);
         let scale = q.net.quantisation().scale;
         assert_eq!(scale, (3.0 * TRAIN_SCALE * 64.0 / 32767.0f64).ceil() as u32);
         let w2 = q.net.w2()[0] as f64 * scale as f64 / QB as f64;
         assert!((w2 - 3.0 * TRAIN_SCALE).abs() < scale as f64);
         net.params[0] = 200.0;
-        assert_eq!(Quantised::new(&net, "test").unwrap().clamped, 1);
+        assert_eq!(Quantised::new(&net, "test", &[]).unwrap().clamped, 1);
     }
 
     #[test]
@@ -339,7 +352,7 @@ mod tests {
         let last = net.params.len() - 1;
         net.params[last] = 1e9;
         assert!(matches!(
-            Quantised::new(&net, "test"),
+            Quantised::new(&net, "test", &[]),
             Err(TrainError::Quantise(
                 crate::engine::nnue::NetError::OutputOverflow
             ))
