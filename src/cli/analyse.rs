@@ -40,7 +40,7 @@ pub struct AnalyseArgs {
     pub game: bool,
     /// With --game: a move losing more than this many centipawns against the
     /// engine's choice is flagged as a blunder (mates count as 10000).
-    #[arg(long, value_name = "CP", default_value_t = 150)]
+    #[arg(long, value_name = "CP", default_value_t = crate::tools::analyse::annotate::DEFAULT_BLUNDER_CP)]
     pub blunder: u32,
     /// Positions searched at once, each by its own engine with its own table
     /// (default: one per core). The answers do not depend on it at a fixed

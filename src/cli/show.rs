@@ -6,7 +6,7 @@
 
 use crate::args::RulesArgs;
 use crate::rules::Move;
-use crate::tools::analyse::input::{self, InputError};
+use crate::tools::pgn::read::{self as input, InputError};
 use crate::tools::show::{board_svg, board_text};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Read, Write};

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod eval;
 pub mod nnue;
+pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod search;

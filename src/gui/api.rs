@@ -152,6 +152,8 @@ pub struct State {
     pub error: Option<String>,
     /// The game as a record (`doushou match`'s format), to copy.
     pub pgn: String,
+    /// The record's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
 }
 
 /// One square of the board.

@@ -7,14 +7,13 @@
 //! says which exit code it gives.
 
 pub mod annotate;
-pub mod input;
 pub mod pool;
 pub mod report;
 
 use crate::engine::Limits;
 use crate::engine::time::TimeLimits;
 use crate::rules::{Rules, Side};
-use input::{GameSpec, LineError, PositionSpec};
+use crate::tools::pgn::read::{self as input, GameSpec, LineError, PositionSpec};
 use pool::{Setup, Task, TaskResult};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;

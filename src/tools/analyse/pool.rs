@@ -9,10 +9,10 @@
 //! chose, a second search, again from a clean table, scores the played move
 //! alone (as `go searchmoves` would) to the depth the first one reached.
 
-use super::input::PositionSpec;
 use crate::engine::search::{SearchResult, Silent};
 use crate::engine::{Engine, Limits};
 use crate::rules::{Move, Rules};
+use crate::tools::pgn::read::PositionSpec;
 
 /// One search to run: a position under its rules.
 #[derive(Clone, Debug)]

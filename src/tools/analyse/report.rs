@@ -3,10 +3,10 @@
 //! the protocol gives them: `cp N` or `mate N`.
 
 use super::annotate::{GameNotes, PlyNote};
-use super::input::{GameSpec, LineError};
 use crate::engine::score::{Score, wdl};
 use crate::engine::search::SearchResult;
 use crate::rules::{Move, Outcome, Side};
+use crate::tools::pgn::read::{GameSpec, LineError};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 

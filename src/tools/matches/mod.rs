@@ -5,7 +5,6 @@
 //! - [`client`]: one engine process and the runner's side of the protocol.
 //! - [`game`]: one game, the referee's clocks and checks.
 //! - [`openings`]: where games start; the built-in set.
-//! - [`pgn`]: game records, written as each game ends and read back.
 //! - [`record`]: the JSON summary, rewritten whole after every game, that
 //!   `--resume` continues a match from.
 //! - [`stats`]: Elo, error bars, LOS, SPRT.
@@ -22,13 +21,13 @@ pub mod client;
 pub mod config;
 pub mod game;
 pub mod openings;
-pub mod pgn;
 pub mod record;
 pub mod stats;
 
 pub use args::{MatchArgs, run};
 pub use record::MatchSettings;
 
+use crate::tools::pgn;
 use crate::util::pool::run_jobs;
 use client::ClientError;
 use config::{EngineSpec, SearchLimits};
@@ -43,7 +42,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 /// A whole match, checked and ready to play.
 #[derive(Clone, Debug)]
@@ -279,24 +278,6 @@ pub struct MatchSummary {
     pub interrupted: bool,
 }
 
-/// Today's date as `YYYY.MM.DD` (UTC), from the system clock alone: days
-/// since 1970 to a civil date (H. Hinnant's `civil_from_days`).
-fn today() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// The `TimeControl` tag: the limits if both sides share them, else each side's.
 fn limits_text(red: &SearchLimits, blue: &SearchLimits) -> String {
     if red == blue {
@@ -309,40 +290,26 @@ fn limits_text(red: &SearchLimits, blue: &SearchLimits) -> String {
 /// The game record of a finished game.
 fn pgn_record(
     game: &GameRecord,
-    names: [&str; 2],
+    engines: [&EngineSpec; 2],
     config: &MatchConfig,
     limits: &str,
     date: &str,
 ) -> pgn::Record {
-    let rules = config.referee.rules;
-    // The seven tags every PGN reader expects first, in their order (White is
-    // Red, who moves first), then this game's own; `SetUp` tells readers that
-    // the game starts at the `FEN` tag's position.
-    let tags = [
-        ("Event", "doushou match".to_string()),
-        ("Site", "?".to_string()),
-        ("Date", date.to_string()),
-        ("Round", game.round.to_string()),
-        ("White", names[0].to_string()),
-        ("Black", names[1].to_string()),
-        ("Result", game.termination.score_text().to_string()),
-        ("Red", names[0].to_string()),
-        ("Blue", names[1].to_string()),
-        ("Termination", game.termination.to_string()),
-        (
-            "Variant",
-            rules.preset_name().unwrap_or("custom").to_string(),
-        ),
-        ("Rules", rules.to_string()),
-        ("TimeControl", limits.to_string()),
-        ("SetUp", "1".to_string()),
-        ("FEN", game.start_fen.clone()),
-    ];
-    pgn::Record {
-        tags: tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
-        moves: game.moves.iter().map(ToString::to_string).collect(),
+    pgn::GameTags {
+        event: "doushou match".to_string(),
+        site: "?".to_string(),
+        date: date.to_string(),
+        round: game.round.to_string(),
+        players: engines.map(|e| e.name.clone()),
+        levels: engines.map(|e| pgn::level_of(&e.options)),
         result: game.termination.score_text().to_string(),
+        termination: Some(game.termination.to_string()),
+        rules: config.referee.rules,
+        time_control: Some(limits.to_string()),
+        start_fen: game.start_fen.clone(),
+        extra: Vec::new(),
     }
+    .record(game.moves.iter().map(ToString::to_string).collect())
 }
 
 /// Plays the match: progress on stderr, records as games end. Answers the
@@ -459,7 +426,7 @@ fn play_match(
         ),
         None => None,
     };
-    let date = today();
+    let date = pgn::today();
     eprintln!(
         "match: {} engines, {} games{}, {} at once; {}; {} openings; rules {}",
         names.len(),
@@ -504,7 +471,7 @@ fn play_match(
             let red = &config.engines[job.red];
             let blue = &config.engines[job.blue];
             let limits = limits_text(&red.limits, &blue.limits);
-            let rec = pgn_record(&record, [&red.name, &blue.name], config, &limits, &date);
+            let rec = pgn_record(&record, [red, blue], config, &limits, &date);
             if let (Some(file), Some(path)) = (pgn_file.as_mut(), &config.pgn) {
                 let written = file
                     .write_all(rec.to_string().as_bytes())
@@ -935,13 +902,5 @@ mod tests {
         assert_eq!(summary.engines[1].wdl.losses, 1);
         assert_eq!(summary.engines[0].wdl.wins, 1);
         assert_eq!(summary.pairs[0].2.wins, 1, "a, the pair's first, won");
-    }
-
-    #[test]
-    fn the_date_looks_like_a_date() {
-        let d = today();
-        assert_eq!(d.len(), 10, "{d}");
-        assert!(d.starts_with("20"), "{d}");
-        assert_eq!(&d[4..5], ".");
     }
 }

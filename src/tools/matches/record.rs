@@ -7,10 +7,10 @@
 use super::config::EngineSpec;
 use super::game::Referee;
 use super::openings::Opening;
-use super::pgn;
 use super::stats::Sprt;
 use super::{GameSummary, MatchConfig, MatchSummary};
 use crate::rules::Rules;
+use crate::tools::pgn;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
