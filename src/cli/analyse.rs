@@ -4,7 +4,7 @@
 //! Exit code: 0 when every input was answered, 1 when some were invalid (they
 //! get an error line and the rest goes on), 2 for a usage error.
 
-use crate::args::{EvalArgs, RulesArgs};
+use crate::cli::args::{EvalArgs, RulesArgs};
 use crate::tools::analyse::{AnalyseConfig, UsageError, analyse};
 use clap::Args;
 use std::path::PathBuf;

@@ -1,8 +1,8 @@
 //! `doushou gui`: the command line of the browser GUI (src/gui).
 
-use crate::args::RulesArgs;
+use crate::cli::args::RulesArgs;
+use crate::client::{EngineSpec, dedupe_names};
 use crate::gui::{self, GuiConfig};
-use crate::tools::matches::config::{EngineSpec, dedupe_names};
 use clap::Args;
 
 /// Arguments of `doushou gui`.
@@ -64,5 +64,5 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         rules: args.rules.rules()?,
         open: args.open,
     };
-    gui::serve(config)
+    gui::serve(config).map_err(|e| e.to_string())
 }

@@ -3,10 +3,10 @@
 //! engine's answers back through a callback, so that no HTTP request ever
 //! waits on an engine and a crashed or hung engine only costs an error message.
 
+use crate::client::EngineSpec;
+use crate::client::{ClientError, EngineProcess};
 use crate::protocol::reply::{InfoLine, Reply};
 use crate::rules::Move;
-use crate::tools::matches::client::{ClientError, EngineProcess};
-use crate::tools::matches::config::EngineSpec;
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread;

@@ -77,7 +77,7 @@ struct LineRecord {
 
 /// The answer for a game.
 #[derive(Serialize)]
-struct GameRecord<'a> {
+struct GameJson<'a> {
     game: usize,
     line: usize,
     /// The tags in the record's order (a map would sort them).
@@ -273,7 +273,7 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
                 pv: move_words(&p.pv),
             })
             .collect();
-        return json_line(&GameRecord {
+        return json_line(&GameJson {
             game: number,
             line: spec.line,
             tags: &spec.tags,
