@@ -9,6 +9,7 @@ pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod search;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
@@ -18,6 +19,7 @@ use eval::EvalKind;
 use nnue::Network;
 use params::{LmrTable, SearchParams};
 use search::{Bounds, Features, Listener, PaddedCounter, SearchResult, Shared, Worker};
+use skill::Skill;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
@@ -103,6 +105,12 @@ pub struct EngineOptions {
     pub contempt: i32,
     /// The tunable search parameters (hidden options, [`params::PARAMS`]).
     pub params: SearchParams,
+    /// `Skill Level`: 0 (weakest) to 20 (full strength), see [`skill`].
+    pub skill_level: i32,
+    /// `UCI_LimitStrength`: play at the level of `uci_elo` instead.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for under `limit_strength`.
+    pub uci_elo: i32,
 }
 
 impl Default for EngineOptions {
@@ -119,6 +127,9 @@ impl Default for EngineOptions {
             net: nnue::embedded(),
             contempt: DEFAULT_CONTEMPT,
             params: SearchParams::default(),
+            skill_level: skill::FULL_STRENGTH,
+            limit_strength: false,
+            uci_elo: skill::ELO_MAX,
         }
     }
 }
@@ -173,7 +184,7 @@ macro_rules! spin_option {
     };
 }
 
-const ENGINE_OPTIONS: [EngineOption; 18] = [
+const ENGINE_OPTIONS: [EngineOption; 21] = [
     spin_option!("Threads", threads as usize, 1, 256),
     spin_option!("Hash", hash_mb as usize, 1, 65536),
     EngineOption {
@@ -216,6 +227,19 @@ const ENGINE_OPTIONS: [EngineOption; 18] = [
     },
     check_option!("Search_IIR", features.iir),
     check_option!("Search_HistoryLMR", features.history_lmr),
+    spin_option!(
+        "Skill Level",
+        skill_level as i32,
+        0,
+        skill::FULL_STRENGTH as i64
+    ),
+    check_option!("UCI_LimitStrength", limit_strength),
+    spin_option!(
+        "UCI_Elo",
+        uci_elo as i32,
+        skill::ELO_MIN as i64,
+        skill::ELO_MAX as i64
+    ),
 ];
 
 /// The `EvalFile` values that mean the net built into the binary.
@@ -434,14 +458,31 @@ impl Searcher {
             // One legal move: play it at once, with a score from a one-ply look.
             bounds.depth = Some(1);
         }
+        let skill =
+            Skill::from_options(options.skill_level, options.limit_strength, options.uci_elo);
+        if let Some(skill) = skill {
+            // A weaker level searches less and keeps a few lines to choose from.
+            bounds.multipv = bounds.multipv.max(skill::SKILL_LINES);
+            let depth = skill.depth_cap();
+            bounds.depth = Some(bounds.depth.map_or(depth, |d| d.min(depth)));
+            let nodes = skill.node_cap();
+            bounds.nodes = Some(bounds.nodes.map_or(nodes, |n| n.min(nodes)));
+            log::info!(
+                "skill level {:.2}: depth {depth}, {nodes} nodes",
+                skill.level()
+            );
+        }
         let done_thinking = AtomicBool::new(false);
+        // The net's bias for the rules of this game (the rule inputs): the
+        // rules change with `setoption`, the net with `EvalFile`.
+        let net = (options.eval == EvalKind::Nnue).then(|| options.net.for_rules(game.rules()));
         let shared = Shared {
             tt,
             stop: &done_thinking,
             user_stop: &control.stop,
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
             weights: &eval::WEIGHTS,
-            net: (options.eval == EvalKind::Nnue).then_some(&*options.net),
+            net: net.as_ref(),
             features: options.features,
             params: &options.params,
             lmr: &self.lmr,
@@ -469,6 +510,16 @@ impl Searcher {
             }),
             _ => think(),
         };
+        if let Some(skill) = skill
+            && result.lines.len() > 1
+        {
+            let scores: Vec<i32> = result.lines.iter().map(|(score, _)| *score).collect();
+            let (score, pv) = result.lines[skill.choose(&scores, game.position().key())].clone();
+            result.best_move = pv[0];
+            result.ponder_move = pv.get(1).copied();
+            result.score = score;
+            result.pv = pv;
+        }
         result.nodes = shared.total_nodes();
         result.time_ms = start.elapsed().as_millis() as u64;
         result.hashfull = tt.hashfull();
@@ -603,7 +654,10 @@ impl Engine {
         let (net, terms) = match options.eval {
             EvalKind::Nnue => (
                 Some(options.net.description().to_string()),
-                vec![("nnue", options.net.evaluate_position(pos))],
+                vec![(
+                    "nnue",
+                    options.net.for_rules(game.rules()).evaluate_position(pos),
+                )],
             ),
             EvalKind::Linear => (
                 None,
@@ -615,6 +669,31 @@ impl Engine {
             net,
             total: terms.iter().map(|(_, v)| v).sum(),
             terms,
+        })
+    }
+
+    /// A warning when the evaluation in force cannot see the rules in force:
+    /// the net has no input for some of them, so it evaluates as under the
+    /// default rules (`docs/nnue.md`, "Rule inputs"). `None` when it can, or
+    /// with the linear evaluation (which reads the rules itself).
+    pub fn eval_warning(&self) -> Option<String> {
+        let options = &self.searcher.options;
+        if options.eval != EvalKind::Nnue {
+            return None;
+        }
+        let missing = options.net.missing_rules(&self.rules);
+        // The description comes from a file: keep its control bytes out.
+        let about: String = options
+            .net
+            .description()
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "the net ({about}) has no input for {}: it evaluates as under the default rules",
+                missing.join(", ")
+            )
         })
     }
 
@@ -686,8 +765,21 @@ impl Engine {
             self.searcher.clear_hash();
         }
         log::info!("option {name} = {value}");
+        let warned = self.eval_warning();
         self.searcher.options = o;
+        self.warn_if_new(warned);
         Ok(())
+    }
+
+    /// Logs [`Engine::eval_warning`] if there is one and it is not `warned`,
+    /// the one before the change: said once when the net and the rules stop
+    /// matching, not at every option after.
+    fn warn_if_new(&self, warned: Option<String>) {
+        if let Some(warning) = self.eval_warning()
+            && Some(&warning) != warned.as_ref()
+        {
+            log::warn!("{warning}");
+        }
     }
 
     /// Sets a search parameter (a hidden option): a running search ends first.
@@ -713,7 +805,9 @@ impl Engine {
     pub fn set_rules(&mut self, rules: Rules) {
         self.end_search();
         if rules != self.rules {
+            let warned = self.eval_warning();
             self.rules = rules;
+            self.warn_if_new(warned);
             self.game = self.game.as_ref().and_then(|g| replay(g, rules));
         }
     }
