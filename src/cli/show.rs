@@ -63,12 +63,16 @@ pub enum ShowError {
     /// `--variant`/`--set` named unknown rules: exit code 2.
     #[error("rules: {0}")]
     Rules(#[source] OptionError),
-    /// Reading standard input or writing the picture's file failed: exit code 1.
-    #[error("{what}: {source}")]
-    Io {
-        /// What was being read or written.
-        what: String,
-        /// What went wrong.
+    /// Reading standard input failed: exit code 1.
+    #[error("reading standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    /// The picture's file named by `--svg` cannot be created: exit code 2, like any
+    /// file named on the command line that cannot be opened or created.
+    #[error("writing {path}: {source}")]
+    SvgFile {
+        /// The file `--svg` named.
+        path: String,
+        /// Why it could not be written.
         #[source]
         source: std::io::Error,
     },
@@ -80,7 +84,9 @@ pub enum ShowError {
 impl From<ShowError> for Failure {
     fn from(e: ShowError) -> Failure {
         match e {
-            ShowError::Arrow(_) | ShowError::Rules(_) => Failure::Usage(e.to_string()),
+            ShowError::Arrow(_) | ShowError::Rules(_) | ShowError::SvgFile { .. } => {
+                Failure::Usage(e.to_string())
+            }
             ShowError::Output(error) => Failure::Output(error),
             _ => Failure::Input(e.to_string()),
         }
@@ -109,7 +115,6 @@ fn show(args: &ShowArgs) -> Result<(), ShowError> {
     let game = input::parse_position_line(&text)
         .and_then(|spec| spec.game(rules))
         .map_err(ShowError::Position)?;
-    let io = |what: String| move |source| ShowError::Io { what, source };
     match &args.svg {
         Some(path) => {
             let svg = board_svg(&game, arrow);
@@ -119,7 +124,10 @@ fn show(args: &ShowArgs) -> Result<(), ShowError> {
                     .and_then(|()| out.flush())
                     .map_err(ShowError::Output)
             } else {
-                std::fs::write(path, svg).map_err(io(format!("writing {}", path.display())))
+                std::fs::write(path, svg).map_err(|source| ShowError::SvgFile {
+                    path: path.display().to_string(),
+                    source,
+                })
             }
         }
         None => {
@@ -145,10 +153,7 @@ fn read_stdin_position() -> Result<String, ShowError> {
     std::io::stdin()
         .lock()
         .read_to_end(&mut bytes)
-        .map_err(|source| ShowError::Io {
-            what: "reading standard input".into(),
-            source,
-        })?;
+        .map_err(ShowError::Stdin)?;
     String::from_utf8_lossy(&bytes)
         .lines()
         .find(|l| !input::is_skipped(l))
