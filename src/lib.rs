@@ -7,6 +7,7 @@
 //!   object that the protocol and every tool drive.
 //! - [`protocol`]: the text protocol of `protocol.md`.
 //! - [`args`]: the command-line argument groups shared by the tools and the front ends.
+//! - [`tb`]: endgame tablebases: generation, files and probing (above rules, below engine).
 //! - [`tools`]: what the tools do (match runner, analysis, drawing).
 //! - [`cli`]: the command line: each tool's arguments and `run`.
 //! - [`gui`]: the browser GUI that `doushou gui` serves.
@@ -25,6 +26,7 @@ pub mod options;
 pub mod protocol;
 pub mod rng;
 pub mod rules;
+pub mod tb;
 pub mod tools;
 pub mod tuning;
 pub mod util;

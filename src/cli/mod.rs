@@ -6,6 +6,7 @@ pub mod gui;
 pub mod perft;
 pub mod selfplay;
 pub mod show;
+pub mod tb;
 pub mod train;
 pub mod tune;
 
@@ -42,6 +43,8 @@ pub enum Command {
     Match(Box<crate::tools::matches::MatchArgs>),
     /// Serve a browser GUI: play, watch engine games, analyse, load records.
     Gui(gui::GuiArgs),
+    /// Endgame tablebases: generate them, or probe positions (docs/tablebases.md).
+    Tb(tb::TbArgs),
 }
 
 /// Runs the subcommand; answers the process exit code.
@@ -52,6 +55,7 @@ pub fn run(command: Command) -> i32 {
         // Analyse and show answer their own exit codes: 1 for invalid input.
         Command::Analyse(args) => return analyse::run(args),
         Command::Show(args) => return show::run(args),
+        Command::Tb(args) => return tb::run(args),
         Command::Selfplay(args) => selfplay::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Train(args) => train::run(args),
