@@ -10,9 +10,9 @@
 
 use doushou::engine::score::Score;
 use doushou::engine::search::Silent;
-use doushou::engine::{Engine, Limits};
-use doushou::rng::SplitMix64;
+use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Position, Rules};
+use doushou::util::rng::SplitMix64;
 
 /// How many openings.
 const COUNT: usize = 50;
@@ -52,9 +52,9 @@ fn main() {
         if engine.set_position(&game_start(), &moves).is_err() {
             continue;
         }
-        let limits = Limits {
+        let limits = GoLimits {
             depth: Some(DEPTH),
-            ..Limits::default()
+            ..GoLimits::default()
         };
         let Ok(result) = engine.search(&limits, &Silent) else {
             continue;

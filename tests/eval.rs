@@ -5,9 +5,9 @@
 use doushou::engine::eval::{
     WEIGHTS, Weights, evaluate, feature, feature_counts, feature_name, term_scores,
 };
-use doushou::rng::SplitMix64 as Rng;
 use doushou::rules::{Game, Position, Rules};
 use doushou::tuning::texel::{Dataset, Samples, Split, TuneConfig, tune};
+use doushou::util::rng::SplitMix64 as Rng;
 
 mod common;
 use common::{every_switch, random_move};

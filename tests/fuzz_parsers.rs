@@ -8,8 +8,8 @@ mod common;
 
 use common::{random_game, run_tool_with_stdin};
 use doushou::rules::{Game, Move, Position, Rules, START_FEN};
-use doushou::tools::analyse::input::{parse_games, parse_position_line};
-use doushou::tools::matches::pgn;
+use doushou::tools::pgn;
+use doushou::tools::pgn::read::{parse_games, parse_position_line};
 use proptest::prelude::*;
 use serde_json::Value;
 

@@ -7,7 +7,7 @@ mod common;
 
 use common::fake_engine;
 use common::gui::{GuiServer, wait_for};
-use doushou::tools::matches::pgn;
+use doushou::tools::pgn;
 use serde_json::{Value, json};
 use std::time::Duration;
 

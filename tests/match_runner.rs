@@ -7,7 +7,7 @@ mod common;
 
 use common::fake_engine;
 use doushou::rules::{Game, Rules, Side};
-use doushou::tools::matches::pgn;
+use doushou::tools::pgn;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};

@@ -12,9 +12,9 @@ use common::{EngineProcess, every_switch, random_move};
 use doushou::engine::nnue::features::{INPUTS, feature_index};
 use doushou::engine::nnue::{self, Accumulator, AccumulatorStack, NetError, Network, Quantisation};
 use doushou::engine::search::Silent;
-use doushou::engine::{Engine, Limits};
-use doushou::rng::SplitMix64 as Rng;
+use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Position, Rules, Side, Square};
+use doushou::util::rng::SplitMix64 as Rng;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -582,9 +582,9 @@ fn the_search_keeps_its_accumulators_in_step_with_the_game() {
     for fen in doushou::engine::bench::positions().step_by(4) {
         engine.new_game();
         engine.set_position::<&str>(fen, &[]).unwrap();
-        let limits = Limits {
+        let limits = GoLimits {
             depth: Some(5),
-            ..Limits::default()
+            ..GoLimits::default()
         };
         let result = engine.search(&limits, &Silent).unwrap();
         let game = engine.game().unwrap();

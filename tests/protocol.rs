@@ -1391,8 +1391,8 @@ fn d_draws_the_board_and_states_fen_side_state_and_rules() {
             Some(o) => assert!(state.starts_with("over"), "{state} for {o}"),
         }
         let rules_line = field("Rules: ");
-        for name in &doushou::rules::RULE_OPTION_NAMES[1..] {
-            let want = format!("{name}={}", rules.get(name).unwrap());
+        for (name, value) in rules.settings() {
+            let want = format!("{name}={value}");
             assert!(rules_line.contains(&want), "{rules_line} lacks {want}");
         }
         // The board: ranks 9..1, each square's letter or an empty mark.

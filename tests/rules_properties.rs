@@ -22,7 +22,7 @@ use std::collections::BTreeSet;
 // draws these playouts were written against
 // ---------------------------------------------------------------------------
 
-struct Rng(doushou::rng::SplitMix64);
+struct Rng(doushou::util::rng::SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -697,7 +697,7 @@ fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep
 #[test]
 fn random_playouts_agree_with_the_referee() {
     let fens = start_positions();
-    let mut rng = Rng(doushou::rng::SplitMix64::new(0x646F_7573_686F_7521));
+    let mut rng = Rng(doushou::util::rng::SplitMix64::new(0x646F_7573_686F_7521));
     let (games, max_plies) = (300, 200);
     let mut stats = [0usize; 8];
     for g in 0..games {

@@ -4,9 +4,9 @@
 
 use doushou::engine::score::{MATE, Score};
 use doushou::engine::search::Silent;
-use doushou::engine::{Engine, Limits};
-use doushou::rng::SplitMix64;
+use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Animal, DEN, Game, Outcome, Piece, Position, Rules, Side, Square, WATER};
+use doushou::util::rng::SplitMix64;
 
 /// The project's seeded generator, so every run tests the same positions. The
 /// remainder keeps the draws these tests were written against.
@@ -123,10 +123,8 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
 
 fn engine_with(rules: &Rules) -> Engine {
     let mut engine = Engine::new();
-    for name in doushou::rules::RULE_OPTION_NAMES.iter().skip(1) {
-        engine
-            .set_option(name, rules.get(name).as_deref())
-            .expect("rule option");
+    for (name, value) in rules.settings() {
+        engine.set_option(name, Some(&value)).expect("rule option");
     }
     engine.set_option("Hash", Some("8")).unwrap();
     engine
@@ -140,9 +138,9 @@ fn search(
 ) -> (doushou::rules::Move, i32) {
     engine.new_game();
     engine.set_position(fen, moves).expect("valid position");
-    let limits = Limits {
+    let limits = GoLimits {
         depth: Some(depth),
-        ..Limits::default()
+        ..GoLimits::default()
     };
     let r = engine.search(&limits, &Silent).expect("position set");
     (r.best_move, r.score)
@@ -236,17 +234,17 @@ fn bestmove_is_always_legal() {
         }
         searched += 1;
         for limits in [
-            Limits {
+            GoLimits {
                 depth: Some(1),
-                ..Limits::default()
+                ..GoLimits::default()
             },
-            Limits {
+            GoLimits {
                 depth: Some(4),
-                ..Limits::default()
+                ..GoLimits::default()
             },
-            Limits {
+            GoLimits {
                 nodes: Some(1),
-                ..Limits::default()
+                ..GoLimits::default()
             },
         ] {
             engine.set_position(&pos.fen(), &[] as &[&str]).unwrap();
@@ -300,9 +298,9 @@ fn mate_search_stops_at_the_mate() {
     engine
         .set_position("7/3L3/7/7/7/7/7/7/4e2 w 0 1", &[] as &[&str])
         .unwrap();
-    let limits = Limits {
+    let limits = GoLimits {
         mate: Some(1),
-        ..Limits::default()
+        ..GoLimits::default()
     };
     let r = engine.search(&limits, &Silent).unwrap();
     assert_eq!(r.best_move.to_string(), "d8d9");
@@ -318,9 +316,9 @@ fn den_threats_neither_hide_wins_nor_blow_up_the_search() {
     for depth in [4, 8] {
         engine.new_game();
         engine.set_position(fen, &[] as &[&str]).unwrap();
-        let limits = Limits {
+        let limits = GoLimits {
             depth: Some(depth),
-            ..Limits::default()
+            ..GoLimits::default()
         };
         let r = engine.search(&limits, &Silent).unwrap();
         assert!(r.nodes < 3_000_000, "depth {depth}: {} nodes", r.nodes);

@@ -7,7 +7,7 @@ mod common;
 
 use common::BIN;
 use doushou::engine::search::{Listener, SearchInfo, Silent};
-use doushou::engine::{Engine, Limits};
+use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Animal, DEN, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER};
 use doushou::tb::{self, Material, TableSet, Verdict};
 use std::collections::HashMap;
@@ -440,9 +440,9 @@ fn self_play(engine: &mut Engine, fen: &str, depth: u32) -> (usize, Option<Outco
         if let Some(o) = game.outcome() {
             return (moves.len(), Some(o));
         }
-        let limits = Limits {
+        let limits = GoLimits {
             depth: Some(depth),
-            ..Limits::default()
+            ..GoLimits::default()
         };
         let r = engine.search(&limits, &Silent).unwrap();
         moves.push(r.best_move.to_string());
@@ -496,9 +496,9 @@ fn the_search_scores_table_positions_and_reports_tbhits() {
     // Four pieces: not in the tables at the root, but the rat taking the
     // elephant leads into LRvt.
     let fen = "7/6t/7/e6/R6/7/7/7/6L w";
-    let limits = Limits {
+    let limits = GoLimits {
         depth: Some(4),
-        ..Limits::default()
+        ..GoLimits::default()
     };
     let mut without = Engine::new();
     without.set_position(fen, &[] as &[&str]).unwrap();

@@ -4,7 +4,7 @@
 //! Exit code: 0 when every input was answered, 1 when some were invalid (they
 //! get an error line and the rest goes on), 2 for a usage error.
 
-use crate::args::{EvalArgs, RulesArgs};
+use crate::cli::args::{EvalArgs, RulesArgs};
 use crate::tools::analyse::{AnalyseConfig, UsageError, analyse};
 use clap::Args;
 use std::path::PathBuf;
@@ -40,7 +40,7 @@ pub struct AnalyseArgs {
     pub game: bool,
     /// With --game: a move losing more than this many centipawns against the
     /// engine's choice is flagged as a blunder (mates count as 10000).
-    #[arg(long, value_name = "CP", default_value_t = 150)]
+    #[arg(long, value_name = "CP", default_value_t = crate::tools::analyse::annotate::DEFAULT_BLUNDER_CP)]
     pub blunder: u32,
     /// Positions searched at once, each by its own engine with its own table
     /// (default: one per core). The answers do not depend on it at a fixed

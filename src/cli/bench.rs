@@ -1,6 +1,6 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
-use crate::args::RulesArgs;
+use crate::cli::args::RulesArgs;
 use crate::engine::{Engine, SearchControl};
 use clap::Args;
 
@@ -18,7 +18,7 @@ pub struct BenchArgs {
     pub hash: usize,
     /// The evaluation (`--eval`, `--eval-file`).
     #[command(flatten)]
-    pub eval: crate::args::EvalArgs,
+    pub eval: crate::cli::args::EvalArgs,
     /// The rules searched under (`--variant`, `--set`): the node count signs
     /// the default rules only.
     #[command(flatten)]

@@ -1,8 +1,8 @@
 //! `doushou gui`: the command line of the browser GUI (src/gui).
 
-use crate::args::RulesArgs;
+use crate::cli::args::RulesArgs;
+use crate::client::{EngineSpec, dedupe_names};
 use crate::gui::{self, GuiConfig};
-use crate::tools::matches::config::{EngineSpec, dedupe_names};
 use clap::Args;
 
 /// Arguments of `doushou gui`.

@@ -1,8 +1,10 @@
 //! The command line: with no subcommand the protocol loop, else one of the tools.
 
 pub mod analyse;
+pub mod args;
 pub mod bench;
 pub mod gui;
+pub mod matches;
 pub mod perft;
 pub mod selfplay;
 pub mod show;
@@ -19,12 +21,12 @@ use clap::{Parser, Subcommand};
 pub struct Cli {
     /// The tool to run; none runs the protocol loop.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<Tool>,
 }
 
 /// The tools.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum Tool {
     /// Count the leaves of the legal move tree (move generator check and speed).
     Perft(perft::PerftArgs),
     /// Search the bench positions to a fixed depth: node count and speed.
@@ -40,7 +42,7 @@ pub enum Command {
     /// Fit the learned evaluation (NNUE) to self-play data and write the net file.
     Train(train::TrainArgs),
     /// Play engines against each other (any engine speaking protocol.md), refereed by the rules.
-    Match(Box<crate::tools::matches::MatchArgs>),
+    Match(Box<matches::MatchArgs>),
     /// Serve a browser GUI: play, watch engine games, analyse, load records.
     Gui(gui::GuiArgs),
     /// Endgame tablebases: generate them, or probe positions (docs/tablebases.md).
@@ -48,19 +50,19 @@ pub enum Command {
 }
 
 /// Runs the subcommand; answers the process exit code.
-pub fn run(command: Command) -> i32 {
+pub fn run(command: Tool) -> i32 {
     let result = match &command {
-        Command::Perft(args) => perft::run(args),
-        Command::Bench(args) => bench::run(args),
+        Tool::Perft(args) => perft::run(args),
+        Tool::Bench(args) => bench::run(args),
         // Analyse and show answer their own exit codes: 1 for invalid input.
-        Command::Analyse(args) => return analyse::run(args),
-        Command::Show(args) => return show::run(args),
-        Command::Tb(args) => return tb::run(args),
-        Command::Selfplay(args) => selfplay::run(args),
-        Command::Tune(args) => tune::run(args),
-        Command::Train(args) => train::run(args),
-        Command::Match(args) => crate::tools::matches::run(args),
-        Command::Gui(args) => gui::run(args),
+        Tool::Analyse(args) => return analyse::run(args),
+        Tool::Show(args) => return show::run(args),
+        Tool::Tb(args) => return tb::run(args),
+        Tool::Selfplay(args) => selfplay::run(args),
+        Tool::Tune(args) => tune::run(args),
+        Tool::Train(args) => train::run(args),
+        Tool::Match(args) => matches::run(args),
+        Tool::Gui(args) => gui::run(args),
     };
     match result {
         Ok(()) => 0,

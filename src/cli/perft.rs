@@ -1,6 +1,6 @@
 //! `doushou perft`: leaf counts from the command line.
 
-use crate::args::RulesArgs;
+use crate::cli::args::RulesArgs;
 use crate::rules::{Game, START_FEN, perft_divide};
 use clap::Args;
 use std::time::Instant;

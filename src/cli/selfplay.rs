@@ -1,7 +1,7 @@
 //! `doushou selfplay`: labelled positions from the engine playing itself, for
 //! `doushou tune` (the recipe is in `docs/tuning.md`).
 
-use crate::args::{EvalArgs, RulesArgs};
+use crate::cli::args::{EvalArgs, RulesArgs};
 use crate::tuning::selfplay::{self, SelfplayConfig};
 use clap::Args;
 use std::io::BufWriter;

@@ -4,9 +4,9 @@
 //! Exit code: 0 when the position was drawn, 1 when it is invalid, 2 for a
 //! usage error (bad arrow, unknown rules, a file that cannot be written).
 
-use crate::args::RulesArgs;
+use crate::cli::args::RulesArgs;
 use crate::rules::Move;
-use crate::tools::analyse::input::{self, InputError};
+use crate::tools::pgn::read::{self as input, InputError};
 use crate::tools::show::{board_svg, board_text};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Read, Write};

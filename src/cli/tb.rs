@@ -4,7 +4,7 @@
 //! Exit code of `probe`: 0 when every position was answered, 1 when some were
 //! invalid (each gets an `error:` line in its place), 2 for a usage error.
 
-use crate::args::RulesArgs;
+use super::args::RulesArgs;
 use crate::rules::Position;
 use crate::tb::{self, Material, TableSet};
 use clap::{Args, Subcommand};

@@ -3,7 +3,7 @@
 //! the signature that commits quote as `Bench: N`.
 
 use crate::engine::search::Silent;
-use crate::engine::{Limits, SearchControl, Searcher};
+use crate::engine::{GoLimits, SearchControl, Searcher};
 use crate::rules::{Game, Rules};
 use std::time::{Duration, Instant};
 
@@ -57,9 +57,9 @@ pub fn run(
         searcher.clear_hash();
         let game = Game::from_fen_and_moves::<&str>(rules, fen, &[])
             .map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        let limits = Limits {
+        let limits = GoLimits {
             depth: Some(depth as u32),
-            ..Limits::default()
+            ..GoLimits::default()
         };
         let start = Instant::now();
         let result = searcher.search(&game, &limits, control, &Silent);

@@ -38,6 +38,7 @@ use crate::rules::{
     ALL_TRAPS, Animal, Bitboard, DEN, JUMPS, JumpAxes, JumpBlockedBy, NEIGHBOURS, Piece, Position,
     Rules, Side, Square, TRAPS, WATER, squares,
 };
+use crate::util::options::choices;
 
 /// Distance buckets for advancement: Manhattan distance to the enemy den, 1..=10
 /// (farther counts as 10). Every piece stands at exactly one distance, so
@@ -168,30 +169,20 @@ pub fn term_of(i: usize) -> &'static str {
     }
 }
 
-/// Which static evaluation the search uses: the `Eval` option.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalKind {
-    /// The learned network (`nnue`, see `docs/nnue.md`).
-    Nnue,
-    /// The linear evaluation of this module.
-    Linear,
+choices! {
+    /// Which static evaluation the search uses: the `Eval` option.
+    pub enum EvalKind {
+        /// The learned network (`nnue`, see `docs/nnue.md`).
+        Nnue = "nnue",
+        /// The linear evaluation of this module.
+        Linear = "linear",
+    }
 }
 
 impl EvalKind {
-    /// The `Eval` option's choices, in the order of [`EvalKind::ALL`].
-    pub const NAMES: [&'static str; 2] = ["nnue", "linear"];
-
-    /// Every kind.
-    pub const ALL: [EvalKind; 2] = [EvalKind::Nnue, EvalKind::Linear];
-
     /// What the engine uses until told otherwise: the one place to change it
     /// once matches show the net ahead.
     pub const DEFAULT: EvalKind = EvalKind::Nnue;
-
-    /// The option value that selects this kind.
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
 }
 
 /// Every weight of the evaluation, indexed by [`feature`].

@@ -5,14 +5,15 @@
 pub mod bench;
 pub mod eval;
 pub mod nnue;
+pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod search;
 pub mod time;
 pub mod tt;
 
-use crate::options::{OptionError, OptionKind};
-use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTION_NAMES, Rules, Side};
+use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTIONS, Rules, Side};
+use crate::util::options::{OptionError, OptionKind};
 use crate::tb::{self, TableSet, Verdict};
 use eval::EvalKind;
 use nnue::Network;
@@ -28,7 +29,7 @@ use tt::TranspositionTable;
 
 /// Everything `go` can ask for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct GoLimits {
     /// Clock and move time.
     pub time: TimeLimits,
     /// Deepest iteration.
@@ -45,7 +46,7 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
 }
 
-impl fmt::Display for Limits {
+impl fmt::Display for GoLimits {
     /// The limits as the words of `go` (for the log).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.time;
@@ -360,18 +361,18 @@ impl Drop for FinishOnDrop {
     }
 }
 
-type Task = Box<dyn FnOnce() + Send>;
+type ThreadJob = Box<dyn FnOnce() + Send>;
 
 /// The thread that runs searches (and perft, bench) one after another, kept
 /// between them: starting a thread per `go` costs time under load.
 struct SearchThread {
-    tasks: Option<Sender<Task>>,
+    tasks: Option<Sender<ThreadJob>>,
     handle: Option<JoinHandle<()>>,
 }
 
 impl SearchThread {
     fn start() -> SearchThread {
-        let (tasks, queue) = mpsc::channel::<Task>();
+        let (tasks, queue) = mpsc::channel::<ThreadJob>();
         let handle = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -388,7 +389,7 @@ impl SearchThread {
         }
     }
 
-    fn run(&self, task: Task) {
+    fn run(&self, task: ThreadJob) {
         if let Some(tasks) = &self.tasks {
             // The thread outlives the sender: sending cannot fail.
             let _ = tasks.send(task);
@@ -438,7 +439,7 @@ impl Searcher {
     pub fn search(
         &self,
         game: &Game,
-        limits: &Limits,
+        limits: &GoLimits,
         control: &SearchControl,
         listener: &dyn Listener,
     ) -> SearchResult {
@@ -610,11 +611,7 @@ impl Engine {
         ENGINE_OPTIONS
             .iter()
             .map(|o| (o.name, (o.kind)(&defaults)))
-            .chain(
-                RULE_OPTION_NAMES
-                    .into_iter()
-                    .map(|n| (n, Rules::option_kind(n).expect("listed"))),
-            )
+            .chain(RULE_OPTIONS.iter().map(|o| (o.name, o.kind.clone())))
             .collect()
     }
 
@@ -665,6 +662,14 @@ impl Engine {
     /// Whether a search (or another background task) is running.
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|c| !c.is_finished())
+    }
+
+    /// Sets options given as `(name, value)` pairs, in order, as the tools
+    /// pass them on from their command lines; stops at the first refusal.
+    pub fn set_options(&mut self, settings: &[(String, String)]) -> Result<(), OptionError> {
+        settings
+            .iter()
+            .try_for_each(|(name, value)| self.set_option(name, Some(value)))
     }
 
     /// Sets an option by name (any case); `value` is `None` for buttons. A valid
@@ -759,7 +764,7 @@ impl Engine {
     /// search still running is stopped first (its result reported as usual).
     pub fn go(
         &mut self,
-        limits: Limits,
+        limits: GoLimits,
         listener: Arc<dyn Listener>,
         on_done: OnDone,
     ) -> Result<(), GoError> {
@@ -806,7 +811,7 @@ impl Engine {
     /// Runs a search to its end on the calling thread (bench, analysis).
     pub fn search(
         &mut self,
-        limits: &Limits,
+        limits: &GoLimits,
         listener: &dyn Listener,
     ) -> Result<SearchResult, GoError> {
         self.wait();
@@ -924,7 +929,7 @@ enum TableRoot {
 fn table_root(
     tb: &TableSet,
     game: &Game,
-    limits: &Limits,
+    limits: &GoLimits,
     start: Instant,
     listener: &dyn Listener,
 ) -> TableRoot {

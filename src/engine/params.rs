@@ -4,6 +4,9 @@
 //! docs/search-features.md); the values below were set by hand when each
 //! feature was written unless a match is named.
 
+use crate::rules::MAX_MOVES;
+use std::sync::LazyLock;
+
 /// Late-move reductions: a quiet late move at depth `d`, move number `n`, is
 /// searched `LMR_BASE + ln(d) ln(n) / LMR_DIVISOR` plies shallower. Hand-set;
 /// the feature measured +29.6 Elo (docs/search-features.md).
@@ -18,6 +21,39 @@ pub const LMR_FIRST_REDUCED_MOVE: usize = 2;
 /// score. Commit c054848, with IIR: +34.9 ± 32.4 Elo over 300 games at 20000
 /// nodes a move.
 pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+
+/// Depths the reduction table holds; deeper nodes reduce as the deepest row.
+const LMR_TABLE_DEPTHS: usize = 128;
+
+/// The late-move reductions by depth and move number, worked out once (a
+/// reduced move would otherwise cost two logarithms).
+pub struct LmrTable([[i32; MAX_MOVES]; LMR_TABLE_DEPTHS]);
+
+impl LmrTable {
+    /// The table for a base and a divisor (see [`LMR_BASE`]).
+    pub fn new(base: f64, divisor: f64) -> LmrTable {
+        let mut table = [[0; MAX_MOVES]; LMR_TABLE_DEPTHS];
+        for (depth, row) in table.iter_mut().enumerate() {
+            for (moves, r) in row.iter_mut().enumerate() {
+                let ln_depth = (depth.max(1) as f64).ln();
+                let ln_moves = (moves.max(1) as f64).ln();
+                *r = (base + ln_depth * ln_moves / divisor) as i32;
+            }
+        }
+        LmrTable(table)
+    }
+
+    /// The reduction, in plies, of move number `moves_searched` (0-based) at
+    /// `depth`, before the adjustments of the node.
+    #[inline]
+    pub fn reduction(&self, depth: i32, moves_searched: usize) -> i32 {
+        let depth = (depth.max(0) as usize).min(LMR_TABLE_DEPTHS - 1);
+        self.0[depth][moves_searched.min(MAX_MOVES - 1)]
+    }
+}
+
+/// The reductions of the parameters above.
+pub static LMR: LazyLock<LmrTable> = LazyLock::new(|| LmrTable::new(LMR_BASE, LMR_DIVISOR));
 
 /// Reverse futility pruning: a non-PV node at most this deep whose static
 /// evaluation beats beta by [`FUTILITY_MARGIN`] per ply returns it. Hand-set;

@@ -11,13 +11,13 @@
 
 use super::eval::{Weights, evaluate};
 use super::nnue::{Accumulator, AccumulatorStack, Network};
+use super::ordering::Heuristics;
 use super::params::*;
 use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 use crate::rules::{
-    DEN, Game, MAX_MOVES, Move, MoveList, NEIGHBOURS, PIECES, Position, Repetition, Rules, SQUARES,
-    Side,
+    DEN, Game, MAX_MOVES, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules, Side,
 };
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -217,13 +217,6 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-/// Reductions for late moves, by depth and move number.
-fn lmr_reduction(depth: i32, moves_searched: usize) -> i32 {
-    let r =
-        LMR_BASE + (depth.max(1) as f64).ln() * (moves_searched.max(1) as f64).ln() / LMR_DIVISOR;
-    r as i32
-}
-
 /// One search thread.
 pub struct Worker<'a> {
     shared: &'a Shared<'a>,
@@ -236,8 +229,8 @@ pub struct Worker<'a> {
     seldepth: usize,
     /// False until the first iteration is complete: a search always has a move.
     can_stop: bool,
-    killers: [[Move; 2]; MAX_PLY + 2],
-    history: Box<[[i32; SQUARES]; PIECES]>,
+    /// Killers and history, for move ordering and reductions.
+    heuristics: Heuristics,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     root_moves: Vec<RootMove>,
@@ -284,9 +277,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             can_stop: id != 0,
-            killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            history: Box::new([[0; SQUARES]; PIECES]),
-
+            heuristics: Heuristics::new(MAX_PLY + 2),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 2],
             root_moves,
@@ -464,11 +455,11 @@ impl<'a> Worker<'a> {
             let mv = self.root_moves[i].mv;
             self.make(mv);
             let score = if i == pv_index {
-                -self.negamax(-beta, -alpha, depth - 1, 1, true, true)
+                -self.pv_search(-beta, -alpha, depth - 1, 1)
             } else {
-                let s = -self.negamax(-alpha - 1, -alpha, depth - 1, 1, false, true);
+                let s = -self.zw_search(-alpha, depth - 1, 1);
                 if s > alpha && s < beta {
-                    -self.negamax(-beta, -alpha, depth - 1, 1, true, true)
+                    -self.pv_search(-beta, -alpha, depth - 1, 1)
                 } else {
                     s
                 }
@@ -639,15 +630,42 @@ impl<'a> Worker<'a> {
         draw + (eval - draw) * (2 * limit - n) / (2 * limit)
     }
 
-    fn negamax(
+    /// Searches a node where the window is open (`alpha` < score < `beta` is
+    /// expected to matter): a principal-variation node.
+    #[inline]
+    fn pv_search(&mut self, alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.search::<Pv>(alpha, beta, depth, ply)
+    }
+
+    /// Searches a node with the zero window (`beta - 1`, `beta`): is the score
+    /// at least `beta`? The question every move but the first is asked.
+    #[inline]
+    fn zw_search(&mut self, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.search::<NonPv>(beta - 1, beta, depth, ply)
+    }
+
+    /// The zero-window search of the reply to a null move (no second null
+    /// move in a row).
+    #[inline]
+    fn null_reply_search(&mut self, beta: i32, depth: i32, ply: usize) -> i32 {
+        self.search::<AfterNull>(beta - 1, beta, depth, ply)
+    }
+
+    /// The node function: alpha-beta over the moves of the current position,
+    /// `depth` plies deep (then quiescence), `ply` plies from the root. What
+    /// the node may do (keep a PV, try a null move) is its type `N`.
+    fn search<N: NodeType>(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
         depth: i32,
         ply: usize,
-        pv_node: bool,
-        allow_null: bool,
     ) -> i32 {
+        let pv_node = N::PV;
+        debug_assert!(
+            pv_node || beta - alpha == 1,
+            "a zero-window node has a zero window"
+        );
         self.pv_len[ply] = 0;
         self.count_node();
         if self.stopped {
@@ -721,14 +739,14 @@ impl<'a> Worker<'a> {
                 return static_eval;
             }
             if features.null_move
-                && allow_null
+                && N::NULL_MOVE_ALLOWED
                 && depth >= NULL_MOVE_MIN_DEPTH
                 && static_eval >= beta
                 && pos.occupied(pos.side_to_move()).count_ones() > 1
             {
                 let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
                 self.game.make_null();
-                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+                let score = -self.null_reply_search(-beta + 1, depth - 1 - r, ply + 1);
                 self.game.unmake();
                 if self.stopped {
                     return 0;
@@ -739,13 +757,15 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut order = self.order_moves(&pos, &moves, tt_move, ply);
+        let mut order = self
+            .heuristics
+            .order(&pos, &self.rules, &moves, tt_move, ply);
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let original_alpha = alpha;
         let mut quiets_tried: [Move; MAX_MOVES] = [Move::NULL; MAX_MOVES];
         let mut quiet_count = 0;
-        for i in 0..order.len {
+        for i in 0..order.len() {
             let mv = order.pick(i);
             let capture = pos.is_capture(mv);
             if features.futility
@@ -762,7 +782,13 @@ impl<'a> Worker<'a> {
             self.shared.tt.prefetch(pos.key_after(mv));
             self.make(mv);
             let score = if i == 0 {
-                -self.negamax(-beta, -alpha, depth - 1, ply + 1, pv_node, true)
+                // The first move of a PV node gets the full window; elsewhere
+                // the window already is zero.
+                if pv_node {
+                    -self.pv_search(-beta, -alpha, depth - 1, ply + 1)
+                } else {
+                    -self.zw_search(-alpha, depth - 1, ply + 1)
+                }
             } else {
                 let mut reduction = 0;
                 if features.lmr
@@ -771,33 +797,24 @@ impl<'a> Worker<'a> {
                     && !threatened
                     && i >= LMR_FIRST_REDUCED_MOVE
                 {
-                    reduction = lmr_reduction(depth, i);
+                    reduction = LMR.reduction(depth, i);
                     if pv_node {
                         reduction -= 1;
                     }
-                    if self.killers[ply].contains(&mv) {
+                    if self.heuristics.is_killer(ply, mv) {
                         reduction -= 1;
                     }
                     if self.shared.features.history_lmr {
-                        let piece = pos.piece_at(mv.from()).expect("a move has a mover");
-                        reduction -=
-                            self.history[piece.index()][mv.to().index()] / LMR_HISTORY_DIVISOR;
+                        reduction -= self.heuristics.history(&pos, mv) / LMR_HISTORY_DIVISOR;
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
-                let mut s = -self.negamax(
-                    -alpha - 1,
-                    -alpha,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    false,
-                    true,
-                );
+                let mut s = -self.zw_search(-alpha, depth - 1 - reduction, ply + 1);
                 if s > alpha && reduction > 0 {
-                    s = -self.negamax(-alpha - 1, -alpha, depth - 1, ply + 1, false, true);
+                    s = -self.zw_search(-alpha, depth - 1, ply + 1);
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(-beta, -alpha, depth - 1, ply + 1, true, true);
+                    s = -self.pv_search(-beta, -alpha, depth - 1, ply + 1);
                 }
                 s
             };
@@ -823,7 +840,8 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if !capture {
-                            self.reward_quiet(&pos, mv, ply, depth, &quiets_tried[..quiet_count]);
+                            let tried = &quiets_tried[..quiet_count];
+                            self.heuristics.reward_quiet(&pos, mv, ply, depth, tried);
                         }
                         break;
                     }
@@ -846,47 +864,6 @@ impl<'a> Worker<'a> {
             bound,
         );
         best_score
-    }
-
-    /// Killers and history learn from a quiet move that refuted the node; the quiet
-    /// moves tried before it lose history.
-    fn reward_quiet(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32, tried: &[Move]) {
-        if self.killers[ply][0] != mv {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = mv;
-        }
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
-        for &m in tried {
-            let piece = pos.piece_at(m.from()).expect("a move has a mover").index();
-            let h = &mut self.history[piece][m.to().index()];
-            let delta = if m == mv { bonus } else { -bonus };
-            // Gravity keeps the table within ±HISTORY_LIMIT.
-            *h += delta - *h * delta.abs() / HISTORY_LIMIT;
-        }
-    }
-
-    fn order_moves(&self, pos: &Position, moves: &MoveList, tt_move: Move, ply: usize) -> Ordered {
-        let mut ordered = Ordered {
-            moves: *moves,
-            scores: [0; MAX_MOVES],
-            len: moves.len(),
-        };
-        for (i, &m) in moves.iter().enumerate() {
-            let mover = pos.piece_at(m.from()).expect("a move has a mover");
-            ordered.scores[i] = if m == tt_move {
-                ORDER_TT_MOVE
-            } else if let Some(victim) = pos.piece_at(m.to()) {
-                ORDER_CAPTURE + self.rules.rank(victim.animal) as i32 * ORDER_VICTIM_WEIGHT
-                    - self.rules.rank(mover.animal) as i32
-            } else if self.killers[ply][0] == m {
-                ORDER_KILLER + 1
-            } else if self.killers[ply][1] == m {
-                ORDER_KILLER
-            } else {
-                self.history[mover.index()][m.to().index()]
-            };
-        }
-        ordered
     }
 
     /// Captures only, but while the enemy stands next to our den there is no
@@ -923,8 +900,10 @@ impl<'a> Worker<'a> {
         let danger_zone = NEIGHBOURS[den];
         let mut captures = *moves;
         captures.retain(|m| pos.is_capture(m) && (!threatened || danger_zone & m.to().bit() != 0));
-        let mut order = self.order_moves(&pos, &captures, Move::NULL, ply);
-        for i in 0..order.len {
+        let mut order = self
+            .heuristics
+            .order(&pos, &self.rules, &captures, Move::NULL, ply);
+        for i in 0..order.len() {
             let mv = order.pick(i);
             self.make(mv);
             self.count_node();
@@ -955,25 +934,34 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// Moves with ordering scores, picked best-first lazily (most nodes cut early).
-struct Ordered {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
-    len: usize,
+/// What a node of the search is, fixed at compile time so that each kind
+/// gets its own code without run-time tests: whether it keeps a principal
+/// variation (an open window) and whether it may try a null move.
+trait NodeType {
+    /// A principal-variation node: its window is open and it keeps a PV.
+    const PV: bool;
+    /// Whether null-move pruning may be tried here (not right after one).
+    const NULL_MOVE_ALLOWED: bool;
 }
 
-impl Ordered {
-    /// Swaps the best of `i..` into place `i` and answers it.
-    #[inline]
-    fn pick(&mut self, i: usize) -> Move {
-        let mut best = i;
-        for j in i + 1..self.len {
-            if self.scores[j] > self.scores[best] {
-                best = j;
-            }
-        }
-        self.scores.swap(i, best);
-        self.moves.as_mut_slice().swap(i, best);
-        self.moves[i]
-    }
+/// A node on the principal variation.
+struct Pv;
+/// A node searched with a zero window.
+struct NonPv;
+/// The zero-window reply to a null move.
+struct AfterNull;
+
+impl NodeType for Pv {
+    const PV: bool = true;
+    const NULL_MOVE_ALLOWED: bool = true;
+}
+
+impl NodeType for NonPv {
+    const PV: bool = false;
+    const NULL_MOVE_ALLOWED: bool = true;
+}
+
+impl NodeType for AfterNull {
+    const PV: bool = false;
+    const NULL_MOVE_ALLOWED: bool = false;
 }

@@ -164,6 +164,11 @@ impl std::fmt::Display for Clock {
     }
 }
 
+/// Increments kept on the clock, beside `Move Overhead`, as a floor the plan
+/// does not spend: a stall of the machine or of the GUI (a slow process
+/// switch on a loaded machine) then eats the floor, not the flag.
+pub const FLOOR_INCREMENTS: u64 = 3;
+
 /// (optimum, maximum) in ms for this move on the mover's clock, or `None`
 /// when the mover has no clock.
 fn budget(limits: &TimeLimits, side: Side, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
@@ -172,11 +177,20 @@ fn budget(limits: &TimeLimits, side: Side, overhead_ms: u64) -> (Option<u64>, Op
     let Some(time) = time else {
         return (None, None);
     };
-    // A quarter of the clock stays in reserve against stalls of the machine:
+    // The floor: `Move Overhead` and a few increments are never planned for.
+    // Below it the plan is at most a quarter of an increment a move (and an
+    // eighth of what the clock has above the overhead), so that every move
+    // gives the clock back more than it took and a long game at a short
+    // increment climbs back over the floor.
+    let floor = overhead_ms + FLOOR_INCREMENTS * increment;
+    // Above it a quarter of the clock also stays in reserve against stalls:
     // spending the clock down to a few moves' worth loses games to a single
     // late hiccup. Jungle games run to about 50 moves a side.
-    let reserve = time / 4;
-    let available = time.saturating_sub(overhead_ms + reserve).max(1);
+    let reserve = time / 4 + floor;
+    let Some(available) = time.checked_sub(reserve).filter(|&a| a > 0) else {
+        let below_floor = (increment / 4).min(time.saturating_sub(overhead_ms) / 8);
+        return (Some(below_floor.max(1)), Some(below_floor.max(1)));
+    };
     let moves_to_go = limits.moves_to_go.unwrap_or(50).clamp(1, 50);
     let optimum = (available / moves_to_go + increment * 3 / 4).min(available / 2);
     let maximum = (optimum * 3).min(available / 2).max(optimum);
@@ -202,6 +216,58 @@ mod tests {
         let (_, max_blue) = budget(&limits, Side::Blue, 30);
         assert!(max_blue.unwrap() <= 20);
         assert_eq!(budget(&TimeLimits::default(), Side::Red, 30), (None, None));
+    }
+
+    /// The budget of the mover with `time` ms left and an increment of
+    /// `increment` ms, 30 ms of `Move Overhead`.
+    fn plan(time: u64, increment: Option<u64>) -> (u64, u64) {
+        let limits = TimeLimits {
+            red_time: Some(time),
+            red_increment: increment,
+            ..TimeLimits::default()
+        };
+        let (optimum, maximum) = budget(&limits, Side::Red, 30);
+        let (optimum, maximum) = (optimum.unwrap(), maximum.unwrap());
+        assert!(1 <= optimum && optimum <= maximum, "{time}+{increment:?}");
+        (optimum, maximum)
+    }
+
+    #[test]
+    fn below_the_floor_a_move_costs_less_than_the_increment_gives() {
+        // 50 ms left, 10 ms increment, 30 ms overhead: the floor (30 + 3 x 10)
+        // is above the clock, so the plan is an eighth of the 20 ms above
+        // the overhead (under a quarter of the increment).
+        assert_eq!(plan(50, Some(10)), (2, 2));
+        // Half a second of increment, the clock at two: a quarter increment.
+        assert_eq!(plan(2000, Some(500)), (125, 125));
+        // Just above the floor and the quarter in reserve: still at most the
+        // increment's worth, and never up to the overhead's share.
+        let (_, maximum) = plan(100, Some(10));
+        assert!(maximum < 10, "{maximum}");
+        // The clock below the overhead itself: the least there is.
+        assert_eq!(plan(20, Some(10)), (1, 1));
+        assert_eq!(plan(0, Some(10)), (1, 1));
+        // No increment: below the overhead, 1 ms; above it, the quarter and
+        // the overhead stay on the clock.
+        assert_eq!(plan(25, None), (1, 1));
+        let (_, maximum) = plan(1000, None);
+        assert!(maximum <= (1000 - 250 - 30) / 2, "{maximum}");
+    }
+
+    #[test]
+    fn a_long_game_at_a_short_increment_keeps_its_floor() {
+        // 300 plies (150 moves of the mover) at 1+0.01, each move costing its
+        // maximum and then 8 ms more than planned (a loaded machine): the
+        // clock never falls below the floor of 30 ms overhead and three
+        // increments, so a stall of 60 ms still does not lose on time.
+        let mut time: u64 = 1000;
+        let mut lowest = time;
+        for _ in 0..150 {
+            let (_, maximum) = plan(time, Some(10));
+            time = (time + 10).checked_sub(maximum + 8).expect("flag fell");
+            lowest = lowest.min(time);
+        }
+        assert!(lowest >= 30 + FLOOR_INCREMENTS * 10, "lowest {lowest} ms");
     }
 
     fn clock(limits: &TimeLimits, side: Side) -> Clock {

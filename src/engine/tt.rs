@@ -53,19 +53,19 @@ pub struct Probe {
 
 #[derive(Default)]
 #[repr(C)]
-struct Entry {
+struct TtEntry {
     check: AtomicU64,
     data: AtomicU64,
 }
 
-const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+const _: () = assert!(std::mem::size_of::<TtEntry>() == 16);
 
 const ENTRIES_PER_BUCKET: usize = 4;
 
 #[derive(Default)]
 #[repr(C, align(64))]
 struct Bucket {
-    entries: [Entry; ENTRIES_PER_BUCKET],
+    entries: [TtEntry; ENTRIES_PER_BUCKET],
 }
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);

@@ -73,7 +73,7 @@ pub struct OptionsRequest {
     pub players: Option<Players>,
     /// The engines' search limits per move.
     #[serde(default)]
-    pub limits: Option<Limits>,
+    pub limits: Option<MoveLimits>,
 }
 
 /// Who plays each side.
@@ -90,7 +90,7 @@ pub struct Players {
 /// the search; none at all means 1000 ms.
 #[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
-pub struct Limits {
+pub struct MoveLimits {
     /// Milliseconds per move.
     #[serde(default)]
     pub movetime: Option<u64>,
@@ -141,7 +141,7 @@ pub struct State {
     /// The engines that can play, by name; the first also analyses.
     pub engines: Vec<String>,
     /// The engines' limits per move.
-    pub limits: Limits,
+    pub limits: MoveLimits,
     /// The engine that is thinking about its move, if one is.
     pub thinking: Option<Thinking>,
     /// The analysis of the position shown.
@@ -152,6 +152,8 @@ pub struct State {
     pub error: Option<String>,
     /// The game as a record (`doushou match`'s format), to copy.
     pub pgn: String,
+    /// The record's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
 }
 
 /// One square of the board.

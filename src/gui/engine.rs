@@ -1,12 +1,12 @@
 //! One engine process per thread, driven through the match runner's client
-//! ([`EngineProcess`]): the session sends requests on a channel and gets the
+//! ([`EngineProcess`]): the game sends requests on a channel and gets the
 //! engine's answers back through a callback, so that no HTTP request ever
 //! waits on an engine and a crashed or hung engine only costs an error message.
 
+use crate::client::EngineSpec;
+use crate::client::{ClientError, EngineProcess};
 use crate::protocol::reply::{InfoLine, Reply};
 use crate::rules::Move;
-use crate::tools::matches::client::{ClientError, EngineProcess};
-use crate::tools::matches::config::EngineSpec;
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::thread;
@@ -19,12 +19,12 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(5);
 /// How often a searching engine's thread looks for new requests.
 const POLL: Duration = Duration::from_millis(40);
 
-/// What the session asks of an engine.
+/// What the game asks of an engine.
 #[derive(Debug)]
 pub enum Request {
     /// Set options (those that changed since last sent), then search.
     Search {
-        /// Tags the answers, so that the session can drop stale ones.
+        /// Tags the answers, so that the game can drop stale ones.
         generation: u64,
         /// Options to be in force, `(name, value)`.
         options: Vec<(String, String)>,
@@ -56,7 +56,7 @@ pub enum Event {
     Failed(String),
 }
 
-/// The session's end of one engine thread. Dropping it ends the thread and
+/// The game's end of one engine thread. Dropping it ends the thread and
 /// the process.
 pub struct EngineHandle {
     requests: Sender<Request>,
@@ -68,7 +68,7 @@ impl EngineHandle {
     pub fn start(spec: EngineSpec, sink: impl Fn(Event) + Send + 'static) -> EngineHandle {
         let (requests, inbox) = channel();
         let name = format!("gui-{}", spec.name);
-        let worker = Worker {
+        let worker = EngineThread {
             spec,
             process: None,
             sent: HashMap::new(),
@@ -98,7 +98,7 @@ struct Searching {
     started: Instant,
 }
 
-struct Worker {
+struct EngineThread {
     spec: EngineSpec,
     process: Option<EngineProcess>,
     /// Options sent to the running process, by lowercase name.
@@ -107,7 +107,7 @@ struct Worker {
     sink: Box<dyn Fn(Event) + Send>,
 }
 
-impl Worker {
+impl EngineThread {
     fn run(mut self, inbox: Receiver<Request>) {
         loop {
             let request = if self.searching.is_some() {

@@ -4,7 +4,7 @@
 //! subprocesses spoken to through the protocol, exactly as any GUI would.
 //!
 //! - [`api`]: the JSON types of the API (docs/gui.md).
-//! - [`session`]: one game per browser tab, with its engines.
+//! - [`game`]: one game per browser tab ([`game::GuiGame`]), with its engines.
 //! - [`engine`]: one engine process per thread, through the match runner's client.
 //!
 //! One thread per request: requests are short, except the server-sent event
@@ -12,17 +12,17 @@
 
 pub mod api;
 pub mod engine;
-pub mod session;
+pub mod game;
 
-use crate::rng::SplitMix64;
+use crate::client::EngineSpec;
 use crate::rules::Rules;
-use crate::tools::matches::config::EngineSpec;
+use crate::util::rng::SplitMix64;
 use api::{
     AnalysisRequest, ApiError, MoveRequest, NavigateRequest, OptionsRequest, PgnRequest,
     PositionRequest, State,
 };
+use game::GuiGame;
 use serde::de::DeserializeOwned;
-use session::Session;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
@@ -71,7 +71,7 @@ struct App {
     /// Whether any IP address is accepted in `Host` (bound to every interface).
     any_ip_host: bool,
     port: u16,
-    sessions: Mutex<HashMap<String, Arc<Session>>>,
+    sessions: Mutex<HashMap<String, Arc<GuiGame>>>,
     ids: Mutex<SplitMix64>,
 }
 
@@ -311,7 +311,7 @@ impl App {
             })
     }
 
-    fn session(&self, id: &str) -> Result<Arc<Session>, ApiError> {
+    fn session(&self, id: &str) -> Result<Arc<GuiGame>, ApiError> {
         let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         sessions.get(id).cloned().ok_or_else(|| {
             bad(
@@ -326,7 +326,7 @@ impl App {
             let mut ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
             format!("{:016x}", ids.next_u64())
         };
-        let session = Session::new(id.clone(), Arc::clone(&self.engines), self.rules);
+        let session = GuiGame::new(id.clone(), Arc::clone(&self.engines), self.rules);
         let state = session.set_options(options)?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if sessions.len() >= MAX_SESSIONS {
@@ -356,7 +356,7 @@ impl App {
 }
 
 /// `POST /api/game/{id}/{action}`.
-fn act(session: &Session, action: &str, request: &mut Request) -> Result<State, ApiError> {
+fn act(session: &GuiGame, action: &str, request: &mut Request) -> Result<State, ApiError> {
     match action {
         "move" => session.play(&read_json::<MoveRequest>(request)?.text),
         "position" => session.set_position(&read_json::<PositionRequest>(request)?.fen),
@@ -377,7 +377,7 @@ fn act(session: &Session, action: &str, request: &mut Request) -> Result<State, 
 
 /// Serves a page's event stream on the request's own connection until the
 /// page goes away. Written by hand: tiny_http buffers a streamed body.
-fn stream_events(request: Request, session: &Session) {
+fn stream_events(request: Request, session: &GuiGame) {
     let events = session.subscribe();
     let mut out = request.into_writer();
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nX-Accel-Buffering: no\r\n\r\nretry: 2000\n\n";

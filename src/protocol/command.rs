@@ -3,7 +3,7 @@
 //! the engine's business.
 
 use super::error::ParseError;
-use crate::engine::Limits;
+use crate::engine::GoLimits;
 use crate::rules::{Move, START_FEN};
 use std::str::FromStr;
 
@@ -33,7 +33,7 @@ pub enum Command {
         moves: Vec<String>,
     },
     /// `go ...` with search limits.
-    Go(Limits),
+    Go(GoLimits),
     /// `go perft <depth>`.
     Perft(u32),
     /// `stop`.
@@ -276,7 +276,7 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
 }
 
 fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
-    let mut limits = Limits::default();
+    let mut limits = GoLimits::default();
     let mut i = 0;
     // Clocks can go negative in some GUIs once time is out; that is zero left.
     let time = |i: usize| -> Result<u64, ParseError> {

@@ -5,8 +5,8 @@
 
 use super::error::ParseError;
 use crate::engine::score::{Score, ScoreBound};
-use crate::options::OptionKind;
 use crate::rules::Move;
+use crate::util::options::OptionKind;
 use std::fmt;
 use std::str::FromStr;
 

@@ -7,7 +7,7 @@ use super::error::ParseError;
 use super::reply::{IdLine, InfoLine, OptionLine, Reply};
 use crate::engine::score::{Score, ScoreBound, wdl};
 use crate::engine::search::{Listener, SearchInfo, SearchResult};
-use crate::engine::{Engine, GoError, Limits};
+use crate::engine::{Engine, GoError, GoLimits};
 use crate::rules::{Move, Outcome, perft_divide_until};
 use crate::util::lines::{CappedLine, read_line_capped};
 use std::io::{BufRead, Write};
@@ -301,7 +301,7 @@ impl Session {
         self.out.line(&Reply::UciOk.to_string());
     }
 
-    fn go(&mut self, limits: Limits) {
+    fn go(&mut self, limits: GoLimits) {
         if let Some(game) = self.engine.game() {
             let legal = game.legal_moves();
             if let Some(bad) = limits.searchmoves.iter().find(|m| !legal.contains(m)) {

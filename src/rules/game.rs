@@ -135,7 +135,7 @@ impl std::error::Error for GameError {}
 
 /// What the history remembers of each position of the game.
 #[derive(Clone, Copy, Debug)]
-struct Record {
+struct HistoryEntry {
     key: u64,
     /// How often this position has occurred so far, this time included.
     occurrences: u16,
@@ -154,14 +154,14 @@ pub struct Game {
     /// Each move played, with the position before it (for unmake).
     undo: Vec<(Position, Move)>,
     /// One record per position of the game, the current one last.
-    history: Vec<Record>,
+    history: Vec<HistoryEntry>,
 }
 
 impl Game {
     /// A game starting at `position`, with no history before it.
     pub fn new(rules: Rules, position: Position) -> Game {
         let mut history = Vec::with_capacity(256);
-        history.push(Record {
+        history.push(HistoryEntry {
             key: position.key(),
             occurrences: 1,
             window_start: 0,
@@ -221,7 +221,7 @@ impl Game {
     }
 
     #[inline]
-    fn current(&self) -> &Record {
+    fn current(&self) -> &HistoryEntry {
         self.history.last().expect("history is never empty")
     }
 
@@ -307,7 +307,7 @@ impl Game {
             }
             j -= 2;
         }
-        self.history.push(Record {
+        self.history.push(HistoryEntry {
             key,
             occurrences,
             window_start,
@@ -326,7 +326,7 @@ impl Game {
         self.position.make_null();
         let n = self.history.len();
         let prev = self.history[n - 1];
-        self.history.push(Record {
+        self.history.push(HistoryEntry {
             key: self.position.key(),
             occurrences: 1,
             window_start: n,

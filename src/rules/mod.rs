@@ -15,4 +15,6 @@ pub use board::{
 pub use game::{DrawReason, Game, GameError, MoveError, Outcome, WinReason};
 pub use perft::{PerftReport, perft_divide, perft_divide_until, perft_until};
 pub use position::{FenError, MAX_MOVES, Move, MoveList, MoveParseError, Position, START_FEN};
-pub use variant::{JumpAxes, JumpBlockedBy, RULE_OPTION_NAMES, Repetition, Rules, VARIANTS};
+pub use variant::{
+    JumpAxes, JumpBlockedBy, RULE_OPTIONS, Repetition, RuleOption, Rules, VARIANTS, rule_option,
+};

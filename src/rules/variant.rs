@@ -1,31 +1,25 @@
 //! The rule switches on which the rule documents disagree, with the presets that
 //! bundle them. See `docs/rules.md`, section "Switches".
 
-use crate::options::{OptionError, OptionKind};
+use super::board::Animal;
+use crate::util::options::{OptionError, OptionKind, choices};
 use std::fmt;
 
-/// Which river jumps an animal has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JumpAxes {
-    /// Along files and along ranks.
-    Both,
-    /// Along files only (over three water squares).
-    Vertical,
-    /// Along ranks only (over two water squares).
-    Horizontal,
-    /// No jumps.
-    None,
+choices! {
+    /// Which river jumps an animal has.
+    pub enum JumpAxes {
+        /// Along files and along ranks.
+        Both = "both",
+        /// Along files only (over three water squares).
+        Vertical = "vertical",
+        /// Along ranks only (over two water squares).
+        Horizontal = "horizontal",
+        /// No jumps.
+        None = "none",
+    }
 }
 
 impl JumpAxes {
-    const NAMES: [&'static str; 4] = ["both", "vertical", "horizontal", "none"];
-    const ALL: [JumpAxes; 4] = [
-        JumpAxes::Both,
-        JumpAxes::Vertical,
-        JumpAxes::Horizontal,
-        JumpAxes::None,
-    ];
-
     /// Whether a jump along this axis is allowed.
     #[inline]
     pub fn allows(self, horizontal: bool) -> bool {
@@ -36,30 +30,38 @@ impl JumpAxes {
             JumpAxes::None => false,
         }
     }
+}
 
-    fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
+/// The tiger's jumps: never horizontal-only, as no rule document has that.
+const TIGER_JUMPS: [JumpAxes; 3] = [JumpAxes::Both, JumpAxes::Vertical, JumpAxes::None];
+
+/// The `TigerJump` option's values, in the order of [`TIGER_JUMPS`].
+const TIGER_JUMP_NAMES: [&str; 3] = [
+    TIGER_JUMPS[0].name(),
+    TIGER_JUMPS[1].name(),
+    TIGER_JUMPS[2].name(),
+];
+
+choices! {
+    /// Which rats in a river stop a jump over it.
+    pub enum JumpBlockedBy {
+        /// A rat of either side.
+        Any = "any",
+        /// Only the jumper's enemy rat; its own rat does not block.
+        Enemy = "enemy",
     }
 }
 
-/// Which rats in a river stop a jump over it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JumpBlockedBy {
-    /// A rat of either side.
-    Any,
-    /// Only the jumper's enemy rat; its own rat does not block.
-    Enemy,
-}
-
-/// What the third occurrence of a position means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Repetition {
-    /// A move that would make a position occur a third time is illegal.
-    Forbid,
-    /// The third occurrence draws the game.
-    Draw,
-    /// Repetition changes nothing.
-    None,
+choices! {
+    /// What the third occurrence of a position means.
+    pub enum Repetition {
+        /// A move that would make a position occur a third time is illegal.
+        Forbid = "forbid",
+        /// The third occurrence draws the game.
+        Draw = "draw",
+        /// Repetition changes nothing.
+        None = "none",
+    }
 }
 
 /// Every rule switch of `docs/rules.md`. `Rules::default()` is the `jungle` preset.
@@ -93,23 +95,111 @@ impl Default for Rules {
     }
 }
 
-/// The protocol names of the rule options, in the order `uci` lists them.
-pub const RULE_OPTION_NAMES: [&str; 11] = [
-    "UCI_Variant",
-    "DogOverWolf",
-    "TigerJump",
-    "LionJump",
-    "RatBankCapture",
-    "RatWaterElephant",
-    "TrappedAttackerPowerless",
-    "UniversalTraps",
-    "JumpBlockedBy",
-    "Repetition",
-    "NoCaptureLimit",
-];
-
 /// The names of the presets, as `UCI_Variant` and `--variant` take them.
 pub const VARIANTS: [&str; 2] = ["jungle", "xoudouqi"];
+
+/// The presets, in the order of [`VARIANTS`].
+const PRESETS: [Rules; 2] = [Rules::JUNGLE, Rules::XOUDOUQI];
+
+/// One rule option: its protocol name, its kind (with the default of the
+/// `jungle` preset and its range), how it reads from the rules and how a
+/// checked value sets it. The one place a rule option is declared: `uci` lists
+/// them in this order, after the engine's own options.
+pub struct RuleOption {
+    /// The protocol name, as `setoption` and `--set` take it (any case).
+    pub name: &'static str,
+    /// What values it takes, and its default.
+    pub kind: OptionKind,
+    get: fn(&Rules) -> String,
+    set: fn(&mut Rules, &OptionKind, &str, &str) -> Result<(), OptionError>,
+}
+
+/// A `check` rule option stored in a field of [`Rules`].
+macro_rules! check_rule {
+    ($name:literal, $field:ident) => {
+        RuleOption {
+            name: $name,
+            kind: OptionKind::Check {
+                default: Rules::JUNGLE.$field,
+            },
+            get: |r| r.$field.to_string(),
+            set: |r, kind, name, value| {
+                r.$field = kind.parse_bool(name, value)?;
+                Ok(())
+            },
+        }
+    };
+}
+
+/// A `combo` rule option stored in a field of [`Rules`], its values `names`
+/// standing for the choices `all`.
+macro_rules! combo_rule {
+    ($name:literal, $field:ident, $all:expr, $names:expr) => {
+        RuleOption {
+            name: $name,
+            kind: OptionKind::Combo {
+                default: Rules::JUNGLE.$field.name(),
+                choices: &$names,
+            },
+            get: |r| r.$field.name().to_string(),
+            set: |r, kind, name, value| {
+                r.$field = $all[kind.parse_choice(name, value)?];
+                Ok(())
+            },
+        }
+    };
+}
+
+/// Every rule option, in the order `uci` lists them: the preset first (it
+/// replaces every switch), then one per field of [`Rules`].
+pub const RULE_OPTIONS: [RuleOption; 11] = [
+    RuleOption {
+        name: "UCI_Variant",
+        kind: OptionKind::Combo {
+            default: VARIANTS[0],
+            choices: &VARIANTS,
+        },
+        get: |r| r.preset_name().unwrap_or("custom").to_string(),
+        set: |r, kind, name, value| {
+            *r = PRESETS[kind.parse_choice(name, value)?];
+            Ok(())
+        },
+    },
+    check_rule!("DogOverWolf", dog_over_wolf),
+    combo_rule!("TigerJump", tiger_jump, TIGER_JUMPS, TIGER_JUMP_NAMES),
+    combo_rule!("LionJump", lion_jump, JumpAxes::ALL, JumpAxes::NAMES),
+    check_rule!("RatBankCapture", rat_bank_capture),
+    check_rule!("RatWaterElephant", rat_water_elephant),
+    check_rule!("TrappedAttackerPowerless", trapped_attacker_powerless),
+    check_rule!("UniversalTraps", universal_traps),
+    combo_rule!(
+        "JumpBlockedBy",
+        jump_blocked_by,
+        JumpBlockedBy::ALL,
+        JumpBlockedBy::NAMES
+    ),
+    combo_rule!("Repetition", repetition, Repetition::ALL, Repetition::NAMES),
+    RuleOption {
+        name: "NoCaptureLimit",
+        kind: OptionKind::Spin {
+            default: Rules::JUNGLE.no_capture_limit as i64,
+            min: 0,
+            max: 10000,
+        },
+        get: |r| r.no_capture_limit.to_string(),
+        set: |r, kind, name, value| {
+            r.no_capture_limit = kind.parse_int(name, value)? as u32;
+            Ok(())
+        },
+    },
+];
+
+/// The rule option called `name` (any case, surrounding blanks ignored).
+pub fn rule_option(name: &str) -> Option<&'static RuleOption> {
+    RULE_OPTIONS
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+}
 
 impl Rules {
     /// The defaults: the rules most widely played today.
@@ -137,24 +227,19 @@ impl Rules {
 
     /// The preset with the given name (`jungle` or `xoudouqi`, any case).
     pub fn preset(name: &str) -> Option<Rules> {
-        match name.to_ascii_lowercase().as_str() {
-            "jungle" => Some(Rules::JUNGLE),
-            "xoudouqi" => Some(Rules::XOUDOUQI),
-            _ => None,
-        }
+        let i = VARIANTS.iter().position(|v| v.eq_ignore_ascii_case(name))?;
+        Some(PRESETS[i])
     }
 
     /// The name of the preset these rules equal, if any.
     pub fn preset_name(&self) -> Option<&'static str> {
-        VARIANTS
-            .into_iter()
-            .find(|v| Rules::preset(v).as_ref() == Some(self))
+        let i = PRESETS.iter().position(|p| p == self)?;
+        Some(VARIANTS[i])
     }
 
     /// The rank of an animal under these rules (1..8), before traps.
     #[inline]
-    pub fn rank(&self, animal: crate::rules::Animal) -> u8 {
-        use crate::rules::Animal;
+    pub fn rank(&self, animal: Animal) -> u8 {
         match animal {
             Animal::Dog if self.dog_over_wolf => 4,
             Animal::Wolf if self.dog_over_wolf => 3,
@@ -164,106 +249,28 @@ impl Rules {
 
     /// The option's kind, default and range, for the protocol's `option` lines.
     pub fn option_kind(name: &str) -> Option<OptionKind> {
-        let check = |default| OptionKind::Check { default };
-        let d = Rules::JUNGLE;
-        Some(match canonical(name)? {
-            "UCI_Variant" => OptionKind::Combo {
-                default: "jungle",
-                choices: &VARIANTS,
-            },
-            "DogOverWolf" => check(d.dog_over_wolf),
-            "TigerJump" => OptionKind::Combo {
-                default: "both",
-                choices: &["both", "vertical", "none"],
-            },
-            "LionJump" => OptionKind::Combo {
-                default: "both",
-                choices: &JumpAxes::NAMES,
-            },
-            "RatBankCapture" => check(d.rat_bank_capture),
-            "RatWaterElephant" => check(d.rat_water_elephant),
-            "TrappedAttackerPowerless" => check(d.trapped_attacker_powerless),
-            "UniversalTraps" => check(d.universal_traps),
-            "JumpBlockedBy" => OptionKind::Combo {
-                default: "any",
-                choices: &["any", "enemy"],
-            },
-            "Repetition" => OptionKind::Combo {
-                default: "forbid",
-                choices: &["forbid", "draw", "none"],
-            },
-            "NoCaptureLimit" => OptionKind::Spin {
-                default: d.no_capture_limit as i64,
-                min: 0,
-                max: 10000,
-            },
-            _ => unreachable!("canonical() only answers listed names"),
-        })
+        rule_option(name).map(|o| o.kind.clone())
     }
 
     /// Sets one switch by its protocol name (case-insensitive, as UCI option names
     /// are). `UCI_Variant` replaces every switch by the preset's.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let key = canonical(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-        let kind = Rules::option_kind(key).expect("every canonical name has a kind");
-        let value = value.trim();
-        match key {
-            "UCI_Variant" => {
-                *self = Rules::preset(VARIANTS[kind.parse_choice(key, value)?])
-                    .expect("every listed variant is a preset");
-            }
-            "DogOverWolf" => self.dog_over_wolf = kind.parse_bool(key, value)?,
-            "TigerJump" => {
-                self.tiger_jump = [JumpAxes::Both, JumpAxes::Vertical, JumpAxes::None]
-                    [kind.parse_choice(key, value)?]
-            }
-            "LionJump" => self.lion_jump = JumpAxes::ALL[kind.parse_choice(key, value)?],
-            "RatBankCapture" => self.rat_bank_capture = kind.parse_bool(key, value)?,
-            "RatWaterElephant" => self.rat_water_elephant = kind.parse_bool(key, value)?,
-            "TrappedAttackerPowerless" => {
-                self.trapped_attacker_powerless = kind.parse_bool(key, value)?
-            }
-            "UniversalTraps" => self.universal_traps = kind.parse_bool(key, value)?,
-            "JumpBlockedBy" => {
-                self.jump_blocked_by =
-                    [JumpBlockedBy::Any, JumpBlockedBy::Enemy][kind.parse_choice(key, value)?]
-            }
-            "Repetition" => {
-                self.repetition = [Repetition::Forbid, Repetition::Draw, Repetition::None]
-                    [kind.parse_choice(key, value)?]
-            }
-            "NoCaptureLimit" => self.no_capture_limit = kind.parse_int(key, value)? as u32,
-            _ => unreachable!("canonical() only answers listed names"),
-        }
-        Ok(())
+        let option = rule_option(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        (option.set)(self, &option.kind, option.name, value.trim())
     }
 
     /// The current value of a switch, spelled as `set` takes it.
     pub fn get(&self, name: &str) -> Option<String> {
-        let b = |v: bool| v.to_string();
-        Some(match canonical(name)? {
-            "UCI_Variant" => self.preset_name().unwrap_or("custom").to_string(),
-            "DogOverWolf" => b(self.dog_over_wolf),
-            "TigerJump" => self.tiger_jump.name().to_string(),
-            "LionJump" => self.lion_jump.name().to_string(),
-            "RatBankCapture" => b(self.rat_bank_capture),
-            "RatWaterElephant" => b(self.rat_water_elephant),
-            "TrappedAttackerPowerless" => b(self.trapped_attacker_powerless),
-            "UniversalTraps" => b(self.universal_traps),
-            "JumpBlockedBy" => match self.jump_blocked_by {
-                JumpBlockedBy::Any => "any",
-                JumpBlockedBy::Enemy => "enemy",
-            }
-            .to_string(),
-            "Repetition" => match self.repetition {
-                Repetition::Forbid => "forbid",
-                Repetition::Draw => "draw",
-                Repetition::None => "none",
-            }
-            .to_string(),
-            "NoCaptureLimit" => self.no_capture_limit.to_string(),
-            _ => unreachable!("canonical() only answers listed names"),
-        })
+        rule_option(name).map(|o| (o.get)(self))
+    }
+
+    /// Every switch as `(name, value)`, in the order `uci` lists them, without
+    /// `UCI_Variant` (which the switches imply): what to send another engine.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        RULE_OPTIONS[1..]
+            .iter()
+            .map(|o| (o.name, (o.get)(self)))
+            .collect()
     }
 
     /// Applies `Name=Value` settings in order, as the command line's `--set` gives them.
@@ -283,19 +290,13 @@ impl Rules {
     }
 }
 
-/// The listed spelling of a rule option name given in any case.
-fn canonical(name: &str) -> Option<&'static str> {
-    RULE_OPTION_NAMES
-        .into_iter()
-        .find(|n| n.eq_ignore_ascii_case(name.trim()))
-}
-
 impl fmt::Display for Rules {
     /// Every switch as `Name=Value`, space-separated, without `UCI_Variant`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = RULE_OPTION_NAMES[1..]
-            .iter()
-            .map(|n| format!("{n}={}", self.get(n).expect("listed")))
+        let parts: Vec<String> = self
+            .settings()
+            .into_iter()
+            .map(|(name, value)| format!("{name}={value}"))
             .collect();
         f.write_str(&parts.join(" "))
     }
@@ -307,8 +308,8 @@ mod tests {
 
     #[test]
     fn every_option_sets_to_each_value_and_reads_back() {
-        for name in RULE_OPTION_NAMES {
-            let values: Vec<String> = match Rules::option_kind(name).unwrap() {
+        for RuleOption { name, kind, .. } in &RULE_OPTIONS {
+            let values: Vec<String> = match kind.clone() {
                 OptionKind::Check { .. } => vec!["true".into(), "false".into()],
                 OptionKind::Combo { choices, .. } => {
                     choices.iter().map(|c| c.to_string()).collect()
@@ -322,6 +323,48 @@ mod tests {
                 assert_eq!(r.get(name).unwrap(), v, "{name}");
             }
         }
+    }
+
+    #[test]
+    fn each_option_reads_its_default_and_sets_its_own_switch_alone() {
+        let d = Rules::default();
+        for option in &RULE_OPTIONS {
+            let default = match option.kind.clone() {
+                OptionKind::Check { default } => default.to_string(),
+                OptionKind::Combo { default, .. } => default.to_string(),
+                OptionKind::Spin { default, .. } => default.to_string(),
+                OptionKind::Button | OptionKind::String { .. } => unreachable!("no such rule"),
+            };
+            assert_eq!(d.get(option.name).unwrap(), default, "{}", option.name);
+        }
+        // Each switch set away from its default changes its own value and no
+        // other switch's: no two options share a field.
+        for (i, option) in RULE_OPTIONS.iter().enumerate().skip(1) {
+            let other = match option.kind.clone() {
+                OptionKind::Check { default } => (!default).to_string(),
+                OptionKind::Combo { choices, default } => {
+                    choices.iter().find(|c| **c != default).unwrap().to_string()
+                }
+                OptionKind::Spin { default, .. } => (default + 1).to_string(),
+                OptionKind::Button | OptionKind::String { .. } => unreachable!("no such rule"),
+            };
+            let mut r = Rules::default();
+            r.set(&option.name.to_lowercase(), &other).unwrap();
+            for (j, o) in RULE_OPTIONS.iter().enumerate().skip(1) {
+                assert_eq!(
+                    i == j,
+                    r.get(o.name) != d.get(o.name),
+                    "{} vs {}",
+                    option.name,
+                    o.name
+                );
+            }
+        }
+        assert_eq!(TIGER_JUMP_NAMES, ["both", "vertical", "none"]);
+        assert_eq!(
+            Rules::XOUDOUQI.to_string().split(' ').count(),
+            RULE_OPTIONS.len() - 1
+        );
     }
 
     #[test]

@@ -8,11 +8,9 @@
 //! whatever `jobs` is.
 
 use crate::engine::search::Silent;
-use crate::engine::{Engine, Limits};
-use crate::rng::SplitMix64;
-use crate::rules::{
-    DEN, Game, NEIGHBOURS, Outcome, Position, RULE_OPTION_NAMES, Rules, START_FEN, Side,
-};
+use crate::engine::{Engine, GoLimits};
+use crate::rules::{DEN, Game, NEIGHBOURS, Outcome, Position, Rules, START_FEN, Side};
+use crate::util::rng::SplitMix64;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Write;
@@ -120,7 +118,7 @@ impl From<std::io::Error> for SelfplayError {
 
 /// One finished game.
 #[derive(Clone, Debug)]
-pub struct GameRecord {
+pub struct SelfplayGame {
     /// The game's index in the run (0-based).
     pub index: usize,
     /// The quiet positions written, as text, each with the search's score in
@@ -136,7 +134,7 @@ pub struct GameRecord {
 
 /// Where a run stands, for progress reports.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Progress {
+pub struct SelfplayProgress {
     /// Games finished and written.
     pub games: usize,
     /// Games to play.
@@ -150,7 +148,7 @@ pub struct Progress {
 }
 
 /// What a whole run produced.
-pub type Summary = Progress;
+pub type Summary = SelfplayProgress;
 
 /// Whether `pos` is quiet in the Texel sense: the static evaluation is what a
 /// quiescence search would answer. So no capture for the side to move and no
@@ -193,11 +191,7 @@ fn new_engine(config: &SelfplayConfig) -> Result<Engine, String> {
     };
     set(&mut engine, "Threads", "1")?;
     set(&mut engine, "Hash", &config.hash_mb.max(1).to_string())?;
-    for name in &RULE_OPTION_NAMES[1..] {
-        let value = config
-            .rules
-            .get(name)
-            .expect("every listed rule has a value");
+    for (name, value) in config.rules.settings() {
         set(&mut engine, name, &value)?;
     }
     for (name, value) in &config.engine_options {
@@ -211,7 +205,7 @@ pub fn play_game(
     engine: &mut Engine,
     config: &SelfplayConfig,
     index: usize,
-) -> Result<GameRecord, SelfplayError> {
+) -> Result<SelfplayGame, SelfplayError> {
     let mut rng = SplitMix64::new(
         config
             .seed
@@ -223,10 +217,10 @@ pub fn play_game(
     let mut moves: Vec<String> = Vec::new();
     let mut positions = Vec::new();
     engine.new_game();
-    let limits = Limits {
+    let limits = GoLimits {
         depth: config.depth,
         nodes: config.nodes,
-        ..Limits::default()
+        ..GoLimits::default()
     };
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
@@ -267,7 +261,7 @@ pub fn play_game(
         game.make(mv);
         moves.push(mv.to_string());
     };
-    Ok(GameRecord {
+    Ok(SelfplayGame {
         index,
         positions,
         result: red_score(outcome),
@@ -282,7 +276,7 @@ pub fn play_game(
 pub fn run(
     config: &SelfplayConfig,
     out: &mut dyn Write,
-    progress: &mut dyn FnMut(&Progress),
+    progress: &mut dyn FnMut(&SelfplayProgress),
 ) -> Result<Summary, SelfplayError> {
     config.check()?;
     let limit = |v: Option<String>| v.unwrap_or_else(|| "-".into());
@@ -311,9 +305,9 @@ pub fn run(
     // This shard's block of game indices: first..first + my_games.
     let first = config.games * shard / shards;
     let my_games = config.games * (shard + 1) / shards - first;
-    let mut summary = Progress {
+    let mut summary = SelfplayProgress {
         total: my_games,
-        ..Progress::default()
+        ..SelfplayProgress::default()
     };
     // Games finish out of order; hold them back so the file is in index order.
     let mut pending = BTreeMap::new();

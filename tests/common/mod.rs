@@ -14,9 +14,9 @@
 
 pub mod gui;
 
-use doushou::options::OptionKind;
-use doushou::rng::SplitMix64;
-use doushou::rules::{Game, Move, RULE_OPTION_NAMES, Rules};
+use doushou::rules::{Game, Move, RULE_OPTIONS, Rules};
+use doushou::util::options::OptionKind;
+use doushou::util::rng::SplitMix64;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -719,8 +719,9 @@ pub fn check_protocol_line(line: &str) -> Result<(), String> {
 /// for tests that must hold under each.
 pub fn every_switch() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for name in RULE_OPTION_NAMES {
-        let values: Vec<String> = match Rules::option_kind(name).unwrap() {
+    for option in &RULE_OPTIONS {
+        let name = option.name;
+        let values: Vec<String> = match option.kind.clone() {
             OptionKind::Check { .. } => vec!["true".into(), "false".into()],
             OptionKind::Combo { choices, .. } => choices.iter().map(|c| c.to_string()).collect(),
             OptionKind::Spin { .. } => vec!["0".into(), "100".into()],

@@ -4,15 +4,65 @@
 //! that makes the move a blunder. Both scores come from the same position and
 //! depth, so the engine's own choice drops nothing by construction.
 
-use super::input::GameSpec;
 use super::pool::Answer;
 use crate::engine::score::MATE_BOUND;
 use crate::rules::{Game, Move, Outcome, Side};
+use crate::tools::pgn::read::GameSpec;
 
 /// Mates count as this many centipawns when measuring a drop: more than any
 /// evaluation, so that throwing away a won game, or walking into a lost one,
 /// is always past the threshold.
 pub const MATE_CP: i32 = 10_000;
+
+/// Centipawns lost past which a move is a blunder unless told otherwise
+/// (`analyse --blunder`, the GUI's review).
+pub const DEFAULT_BLUNDER_CP: u32 = 150;
+
+/// Centipawns lost past which a move is an inaccuracy, then a mistake, as
+/// the GUI's review marks them (a blunder is past the caller's threshold,
+/// `analyse --blunder`).
+pub const INACCURACY_CP: i32 = 50;
+/// See [`INACCURACY_CP`].
+pub const MISTAKE_CP: i32 = 100;
+
+/// How bad a move other than the engine's choice is, by what it lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Judgement {
+    /// Lost more than [`INACCURACY_CP`].
+    Inaccuracy,
+    /// Lost more than [`MISTAKE_CP`].
+    Mistake,
+    /// Lost more than the blunder threshold.
+    Blunder,
+}
+
+impl Judgement {
+    /// The judgement of a move that lost `drop` centipawns (the engine's own
+    /// choice loses nothing and gets none); `blunder_cp` is the blunder
+    /// threshold, which caps the two below it.
+    pub fn of(drop: i32, engine_choice: bool, blunder_cp: i32) -> Option<Judgement> {
+        if engine_choice {
+            None
+        } else if drop > blunder_cp {
+            Some(Judgement::Blunder)
+        } else if drop > MISTAKE_CP.min(blunder_cp) {
+            Some(Judgement::Mistake)
+        } else if drop > INACCURACY_CP.min(blunder_cp) {
+            Some(Judgement::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// `inaccuracy`, `mistake` or `blunder`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "inaccuracy",
+            Judgement::Mistake => "mistake",
+            Judgement::Blunder => "blunder",
+        }
+    }
+}
 
 /// What one move of a game gets.
 #[derive(Clone, Debug)]
@@ -43,6 +93,9 @@ pub struct PlyNote {
     pub drop: i32,
     /// Whether the drop passed the threshold on a move other than the engine's.
     pub blunder: bool,
+    /// How bad the move is, if it is more than a little worse than the
+    /// engine's choice ([`Judgement::of`]).
+    pub judgement: Option<Judgement>,
 }
 
 /// A game with a note on each move.
@@ -104,6 +157,7 @@ pub fn annotate(spec: &GameSpec, results: &[&Answer], blunder_cp: i32) -> Option
         // A search of one root move may still see a little more than the full
         // one did (pruning differs): never a gain.
         let drop = (centipawns(before) - centipawns(after)).max(0);
+        let judgement = Judgement::of(drop, played == before_search.best_move, blunder_cp);
         plies.push(PlyNote {
             ply: i + 1,
             move_number,
@@ -116,7 +170,8 @@ pub fn annotate(spec: &GameSpec, results: &[&Answer], blunder_cp: i32) -> Option
             before,
             after,
             drop,
-            blunder: played != before_search.best_move && drop > blunder_cp,
+            blunder: judgement == Some(Judgement::Blunder),
+            judgement,
         });
     }
     Some(GameNotes {
@@ -130,6 +185,17 @@ pub fn annotate(spec: &GameSpec, results: &[&Answer], blunder_cp: i32) -> Option
 mod tests {
     use super::*;
     use crate::engine::score::MATE;
+
+    #[test]
+    fn judgements_grow_with_the_drop() {
+        assert_eq!(Judgement::of(500, true, 200), None);
+        assert_eq!(Judgement::of(40, false, 200), None);
+        assert_eq!(Judgement::of(60, false, 200), Some(Judgement::Inaccuracy));
+        assert_eq!(Judgement::of(150, false, 200), Some(Judgement::Mistake));
+        assert_eq!(Judgement::of(201, false, 200), Some(Judgement::Blunder));
+        // A low blunder threshold wins over the two below it.
+        assert_eq!(Judgement::of(60, false, 30), Some(Judgement::Blunder));
+    }
 
     #[test]
     fn mates_count_as_large_drops() {

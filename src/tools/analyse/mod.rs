@@ -7,15 +7,14 @@
 //! says which exit code it gives.
 
 pub mod annotate;
-pub mod input;
 pub mod pool;
 pub mod report;
 
-use crate::engine::Limits;
+use crate::engine::GoLimits;
 use crate::engine::time::TimeLimits;
 use crate::rules::{Rules, Side};
-use input::{GameSpec, LineError, PositionSpec};
-use pool::{Setup, Task, TaskResult};
+use crate::tools::pgn::read::{self as input, GameSpec, LineError, PositionSpec};
+use pool::{AnalysisTask, Setup, TaskResult};
 use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -135,7 +134,7 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, UsageError> {
     } else {
         position_units(&text, rules)
     };
-    let limits = Limits {
+    let limits = GoLimits {
         depth: args
             .depth
             .or((args.nodes.is_none() && args.movetime.is_none()).then_some(DEFAULT_DEPTH)),
@@ -144,7 +143,7 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, UsageError> {
             movetime: args.movetime,
             ..TimeLimits::default()
         },
-        ..Limits::default()
+        ..GoLimits::default()
     };
     let setup = Setup {
         hash_mb: args.hash as usize,
@@ -166,7 +165,7 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, UsageError> {
         multipv: args.multipv as usize,
         blunder_cp: args.blunder.min(i32::MAX as u32) as i32,
     };
-    let mut progress = Progress::new(tasks.len());
+    let mut progress = AnalyseProgress::new(tasks.len());
     let printed = printer.flush().and_then(|()| {
         pool::run(&tasks, &setup, jobs, |i, result| {
             printer.results[i] = Some(result);
@@ -206,7 +205,7 @@ fn read_input(path: Option<&PathBuf>) -> Result<String, UsageError> {
 }
 
 /// One unit per position line, checked now so that only valid positions are searched.
-fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Task>) {
+fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<AnalysisTask>) {
     let mut units = Vec::new();
     let mut tasks = Vec::new();
     for (i, line_text) in text.lines().enumerate() {
@@ -224,7 +223,7 @@ fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Tas
                     to_move: game.position().side_to_move(),
                     task: tasks.len(),
                 });
-                tasks.push(Task {
+                tasks.push(AnalysisTask {
                     rules,
                     position,
                     played: None,
@@ -237,7 +236,7 @@ fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Tas
 }
 
 /// One unit per game, with a search for each position of it.
-fn game_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Task>) {
+fn game_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<AnalysisTask>) {
     let mut units = Vec::new();
     let mut tasks = Vec::new();
     for (i, game) in input::parse_games(text, rules).into_iter().enumerate() {
@@ -246,7 +245,7 @@ fn game_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Task>) 
                 let first = tasks.len();
                 let moves = &spec.start.moves;
                 for ply in 0..=moves.len() {
-                    tasks.push(Task {
+                    tasks.push(AnalysisTask {
                         rules: spec.rules,
                         position: PositionSpec {
                             fen: spec.start.fen.clone(),
@@ -361,16 +360,16 @@ impl<W: Write> Printer<'_, W> {
 
 /// A progress bar on standard error, only when it is a terminal and the work
 /// is long enough to be worth watching.
-struct Progress {
+struct AnalyseProgress {
     total: usize,
     done: usize,
     enabled: bool,
     last_drawn: Option<Instant>,
 }
 
-impl Progress {
-    fn new(total: usize) -> Progress {
-        Progress {
+impl AnalyseProgress {
+    fn new(total: usize) -> AnalyseProgress {
+        AnalyseProgress {
             total,
             done: 0,
             enabled: total > PROGRESS_MIN_TASKS && std::io::stderr().is_terminal(),

@@ -9,14 +9,14 @@
 //! chose, a second search, again from a clean table, scores the played move
 //! alone (as `go searchmoves` would) to the depth the first one reached.
 
-use super::input::PositionSpec;
 use crate::engine::search::{SearchResult, Silent};
-use crate::engine::{Engine, Limits};
+use crate::engine::{Engine, GoLimits};
 use crate::rules::{Move, Rules};
+use crate::tools::pgn::read::PositionSpec;
 
 /// One search to run: a position under its rules.
 #[derive(Clone, Debug)]
-pub struct Task {
+pub struct AnalysisTask {
     /// The rules the position is played under.
     pub rules: Rules,
     /// The position, with the moves that led to it (they matter for repetition).
@@ -43,7 +43,7 @@ pub struct Setup {
     /// Lines each search reports.
     pub multipv: usize,
     /// Depth, nodes or time of each search.
-    pub limits: Limits,
+    pub limits: GoLimits,
     /// Further engine options, `(name, value)`, set after those above.
     pub engine_options: Vec<(String, String)>,
 }
@@ -57,7 +57,7 @@ pub type TaskResult = Result<Answer, String>;
 /// task's index). An error from `on_result` stops the workers after their
 /// current search and is returned.
 pub fn run<E>(
-    tasks: &[Task],
+    tasks: &[AnalysisTask],
     setup: &Setup,
     jobs: usize,
     on_result: impl FnMut(usize, TaskResult) -> Result<(), E>,
@@ -86,18 +86,20 @@ fn new_engine(setup: &Setup) -> Result<Engine, String> {
             .set_option(name, Some(&value))
             .map_err(|e| e.to_string())?;
     }
-    crate::args::apply_settings(&mut engine, &setup.engine_options)?;
+    engine
+        .set_options(&setup.engine_options)
+        .map_err(|e| e.to_string())?;
     Ok(engine)
 }
 
 /// The task's searches, each from a clean table, under the task's rules.
-fn search(engine: &mut Engine, task: &Task, limits: &Limits) -> TaskResult {
+fn search(engine: &mut Engine, task: &AnalysisTask, limits: &GoLimits) -> TaskResult {
     engine.set_rules(task.rules);
     let p = &task.position;
     engine
         .set_position(&p.fen, &p.moves)
         .map_err(|e| e.to_string())?;
-    let mut run = |limits: &Limits| {
+    let mut run = |limits: &GoLimits| {
         engine.new_game();
         engine
             .search(limits, &Silent)
@@ -109,10 +111,10 @@ fn search(engine: &mut Engine, task: &Task, limits: &Limits) -> TaskResult {
             // The depth the first search completed, and nothing else: a node or
             // time budget spent on one root move would reach deeper than the
             // search it is compared with.
-            let only_played = Limits {
+            let only_played = GoLimits {
                 depth: Some(search.depth.max(1) as u32),
                 searchmoves: vec![m],
-                ..Limits::default()
+                ..GoLimits::default()
             };
             Some(run(&only_played)?)
         }

@@ -3,10 +3,10 @@
 //! the protocol gives them: `cp N` or `mate N`.
 
 use super::annotate::{GameNotes, PlyNote};
-use super::input::{GameSpec, LineError};
 use crate::engine::score::{Score, wdl};
 use crate::engine::search::SearchResult;
 use crate::rules::{Move, Outcome, Side};
+use crate::tools::pgn::read::{GameSpec, LineError};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -77,7 +77,7 @@ struct LineRecord {
 
 /// The answer for a game.
 #[derive(Serialize)]
-struct GameRecord<'a> {
+struct GameJson<'a> {
     game: usize,
     line: usize,
     /// The tags in the record's order (a map would sort them).
@@ -273,7 +273,7 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
                 pv: move_words(&p.pv),
             })
             .collect();
-        return json_line(&GameRecord {
+        return json_line(&GameJson {
             game: number,
             line: spec.line,
             tags: &spec.tags,

@@ -3,9 +3,8 @@
 //! move, and ends the game by the rules or on a fault (a crash, an illegal or
 //! unreadable move, a time forfeit, no answer).
 
-use super::client::{ClientError, EngineProcess, later};
-use super::config::{EngineSpec, SearchLimits};
 use super::openings::Opening;
+use crate::client::{ClientError, EngineLimits, EngineProcess, EngineSpec, later};
 use crate::protocol::reply::Reply;
 use crate::rules::{Game, Move, Outcome, Rules, Side};
 use std::fmt;
@@ -35,7 +34,7 @@ pub struct Seat<'a> {
     /// The engine.
     pub spec: &'a EngineSpec,
     /// Its limits, the match's defaults filled in.
-    pub limits: SearchLimits,
+    pub limits: EngineLimits,
 }
 
 /// How a game ended.
@@ -471,7 +470,7 @@ fn run_game(
 
 /// When the referee stops waiting for `side`'s move, and why.
 fn deadline(
-    limits: SearchLimits,
+    limits: EngineLimits,
     clock: Option<u64>,
     sent: Instant,
     referee: &Referee,
@@ -502,10 +501,10 @@ fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::TimeControl;
     use crate::protocol::Command;
-    use crate::tools::matches::config::TimeControl;
 
-    fn spec(limits: SearchLimits) -> EngineSpec {
+    fn spec(limits: EngineLimits) -> EngineSpec {
         EngineSpec {
             name: "e".into(),
             program: "e".into(),
@@ -522,15 +521,15 @@ mod tests {
             base_ms: 1000,
             increment_ms: 10,
         };
-        let red = spec(SearchLimits {
+        let red = spec(EngineLimits {
             tc: Some(tc),
             depth: Some(7),
-            ..SearchLimits::default()
+            ..EngineLimits::default()
         });
-        let blue = spec(SearchLimits {
+        let blue = spec(EngineLimits {
             nodes: Some(500),
             movetime: Some(80),
-            ..SearchLimits::default()
+            ..EngineLimits::default()
         });
         let seats = [
             Seat {
@@ -570,9 +569,9 @@ mod tests {
             max_plies: None,
         };
         let now = Instant::now();
-        let limits = SearchLimits {
+        let limits = EngineLimits {
             movetime: Some(300),
-            ..SearchLimits::default()
+            ..EngineLimits::default()
         };
         let d = deadline(limits, Some(200), now, &referee);
         assert_eq!(
@@ -584,7 +583,7 @@ mod tests {
             (d.allowed_ms, d.at - now),
             (Some(300), Duration::from_millis(400))
         );
-        let d = deadline(SearchLimits::default(), None, now, &referee);
+        let d = deadline(EngineLimits::default(), None, now, &referee);
         assert_eq!((d.allowed_ms, d.at - now), (None, Duration::from_secs(5)));
         let far = later(now, Duration::from_millis(u64::MAX));
         assert!(far > now);

@@ -1,70 +1,48 @@
 //! `doushou match`: engine-vs-engine games for any engine that speaks
-//! protocol.md, refereed by the project's own rules code.
+//! protocol.md, refereed by the project's own rules code. The engines are
+//! driven through [`crate::client`]; the command line is `cli::matches`.
 //!
-//! - [`config`]: engines, limits, time controls from the command line.
-//! - [`client`]: one engine process and the runner's side of the protocol.
+//! - [`config`]: the match, checked and ready to play.
+//! - [`schedule`]: which games, in which order, with which colours.
 //! - [`game`]: one game, the referee's clocks and checks.
 //! - [`openings`]: where games start; the built-in set.
-//! - [`pgn`]: game records, written as each game ends and read back.
+//! - [`summary`]: the results, counted as games end; the final table.
 //! - [`record`]: the JSON summary, rewritten whole after every game, that
 //!   `--resume` continues a match from.
 //! - [`stats`]: Elo, error bars, LOS, SPRT.
 //!
-//! This module schedules the games (each pair of engines plays every opening
-//! twice, colours swapped; round robin with more than two engines) on
-//! `--concurrency` worker threads, and gathers results on the calling thread,
-//! which writes records, prints progress and stops early when the SPRT decides.
-//! A user's interrupt ([`client::interrupt`]) ends the games in play at once;
-//! only finished games are counted, so a resumed match plays those again.
+//! This module plays the scheduled games on `--concurrency` worker threads,
+//! and gathers results on the calling thread, which writes records, prints
+//! progress and stops early when the SPRT decides. A user's interrupt
+//! ([`crate::client::interrupt`]) ends the games in play at once; only
+//! finished games are counted, so a resumed match plays those again.
 
-mod args;
-pub mod client;
 pub mod config;
 pub mod game;
 pub mod openings;
-pub mod pgn;
 pub mod record;
+pub mod schedule;
 pub mod stats;
+pub mod summary;
 
-pub use args::{MatchArgs, run};
+pub use config::{ConfigError, MatchConfig};
 pub use record::MatchSettings;
+pub use summary::{EngineTally, GameSummary, MatchSummary};
 
+use crate::client::{self, ClientError, EngineLimits, EngineSpec};
+use crate::tools::pgn;
 use crate::util::pool::run_jobs;
-use client::ClientError;
-use config::{EngineSpec, SearchLimits};
-use game::{GameRecord, Referee, Seat, Termination};
-use openings::Opening;
-use serde::{Deserialize, Serialize};
-use stats::{Sprt, SprtState, Wdl};
+use game::{GameRecord, Seat, Termination};
+use schedule::{Job, schedule};
+use stats::SprtState;
 use std::collections::HashSet;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
-
-/// A whole match, checked and ready to play.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    /// The engines, each with its limits resolved.
-    pub engines: Vec<EngineSpec>,
-    /// What the referee enforces.
-    pub referee: Referee,
-    /// The openings, used in order, each twice.
-    pub openings: Vec<Opening>,
-    /// Games each pair of engines plays (fewer if the SPRT stops the match).
-    pub games_per_pair: usize,
-    /// Games at once.
-    pub concurrency: usize,
-    /// The early-stopping test, for two engines.
-    pub sprt: Option<Sprt>,
-    /// Where game records go (appended).
-    pub pgn: Option<PathBuf>,
-    /// Where the JSON summary goes.
-    pub json: Option<PathBuf>,
-}
+use std::time::Instant;
 
 /// Why a match could not be played or recorded.
 #[derive(Debug)]
@@ -111,6 +89,8 @@ impl fmt::Display for MatchError {
     }
 }
 
+impl std::error::Error for MatchError {}
+
 /// Starts every engine once, all at once, as a game would: a mistyped command
 /// or an engine that does not speak the protocol stops the match before its
 /// first game, rather than losing every game and reporting that as a result.
@@ -144,161 +124,8 @@ fn check_engines_start(config: &MatchConfig) -> Result<(), MatchError> {
     }
 }
 
-impl std::error::Error for MatchError {}
-
-/// One game to play.
-#[derive(Clone, Copy, Debug)]
-struct Job {
-    round: usize,
-    pair: usize,
-    red: usize,
-    blue: usize,
-    opening: usize,
-}
-
-/// Every game of the match in playing order: game k of every pair before
-/// game k+1 of any, so that a stopped match is still balanced; games 2i and
-/// 2i+1 of a pair share opening i with colours swapped.
-fn schedule(
-    engines: usize,
-    games_per_pair: usize,
-    openings: usize,
-) -> (Vec<(usize, usize)>, Vec<Job>) {
-    let mut pairs = Vec::new();
-    for a in 0..engines {
-        for b in a + 1..engines {
-            pairs.push((a, b));
-        }
-    }
-    let mut jobs = Vec::with_capacity(pairs.len() * games_per_pair);
-    for k in 0..games_per_pair {
-        for (pair, &(a, b)) in pairs.iter().enumerate() {
-            let (red, blue) = if k % 2 == 0 { (a, b) } else { (b, a) };
-            jobs.push(Job {
-                round: jobs.len() + 1,
-                pair,
-                red,
-                blue,
-                opening: (k / 2) % openings.max(1),
-            });
-        }
-    }
-    (pairs, jobs)
-}
-
-/// What happened to one engine over the match.
-#[derive(Clone, Debug, Default)]
-pub struct EngineTally {
-    /// Its name.
-    pub name: String,
-    /// Its results over all its games.
-    pub wdl: Wdl,
-    /// Games lost on time.
-    pub time_forfeits: u32,
-    /// Games lost by a crash.
-    pub crashes: u32,
-    /// Games lost by an illegal or unreadable move.
-    pub illegal_moves: u32,
-    /// Games lost by not answering (no clock running).
-    pub no_answers: u32,
-    /// Games lost because it did not start.
-    pub start_failures: u32,
-}
-
-/// One game as the summary lists it, and as a record keeps it for `--resume`:
-/// everything the tallies are counted from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameSummary {
-    /// The game's number.
-    pub round: usize,
-    /// Red's engine.
-    pub red: String,
-    /// Blue's engine.
-    pub blue: String,
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: String,
-    /// The kind of ending ([`Termination::kind`]).
-    pub reason: String,
-    /// How it ended, in words.
-    pub termination: String,
-    /// The engine at fault, for a game lost on a fault.
-    pub faulty: Option<String>,
-    /// Plies played, the opening's included.
-    pub plies: usize,
-    /// Plies of the opening.
-    pub opening_plies: usize,
-    /// Wall time, ms.
-    pub duration_ms: u64,
-}
-
-impl GameSummary {
-    /// The summary of a finished game.
-    fn of(record: &GameRecord, job: Job, names: &[&str]) -> GameSummary {
-        let t = &record.termination;
-        let (red, blue) = (names[job.red], names[job.blue]);
-        GameSummary {
-            round: record.round,
-            red: red.to_string(),
-            blue: blue.to_string(),
-            result: t.score_text().to_string(),
-            reason: t.kind().to_string(),
-            termination: t.to_string(),
-            faulty: t.faulty().map(|side| match side {
-                crate::rules::Side::Red => red.to_string(),
-                crate::rules::Side::Blue => blue.to_string(),
-            }),
-            plies: record.moves.len(),
-            opening_plies: record.opening_plies,
-            duration_ms: record.duration.as_millis() as u64,
-        }
-    }
-}
-
-/// The results of a match.
-#[derive(Clone, Debug)]
-pub struct MatchSummary {
-    /// Games scheduled.
-    pub planned: usize,
-    /// Each pair (first, second) by engine name, with results from the first's side.
-    pub pairs: Vec<(String, String, Wdl)>,
-    /// Per engine.
-    pub engines: Vec<EngineTally>,
-    /// The SPRT and its last state, if one ran.
-    pub sprt: Option<(Sprt, f64, SprtState)>,
-    /// Every game played, in the order they ended.
-    pub games: Vec<GameSummary>,
-    /// The rules, as `Name=Value` words.
-    pub rules: String,
-    /// The preset name or `custom`.
-    pub variant: String,
-    /// The limits, in words.
-    pub limits: String,
-    /// Wall time of the match, seconds.
-    pub seconds: f64,
-    /// Whether the user stopped the match before it was over.
-    pub interrupted: bool,
-}
-
-/// Today's date as `YYYY.MM.DD` (UTC), from the system clock alone: days
-/// since 1970 to a civil date (H. Hinnant's `civil_from_days`).
-fn today() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// The `TimeControl` tag: the limits if both sides share them, else each side's.
-fn limits_text(red: &SearchLimits, blue: &SearchLimits) -> String {
+fn limits_text(red: &EngineLimits, blue: &EngineLimits) -> String {
     if red == blue {
         red.to_string()
     } else {
@@ -309,40 +136,26 @@ fn limits_text(red: &SearchLimits, blue: &SearchLimits) -> String {
 /// The game record of a finished game.
 fn pgn_record(
     game: &GameRecord,
-    names: [&str; 2],
+    engines: [&EngineSpec; 2],
     config: &MatchConfig,
     limits: &str,
     date: &str,
 ) -> pgn::Record {
-    let rules = config.referee.rules;
-    // The seven tags every PGN reader expects first, in their order (White is
-    // Red, who moves first), then this game's own; `SetUp` tells readers that
-    // the game starts at the `FEN` tag's position.
-    let tags = [
-        ("Event", "doushou match".to_string()),
-        ("Site", "?".to_string()),
-        ("Date", date.to_string()),
-        ("Round", game.round.to_string()),
-        ("White", names[0].to_string()),
-        ("Black", names[1].to_string()),
-        ("Result", game.termination.score_text().to_string()),
-        ("Red", names[0].to_string()),
-        ("Blue", names[1].to_string()),
-        ("Termination", game.termination.to_string()),
-        (
-            "Variant",
-            rules.preset_name().unwrap_or("custom").to_string(),
-        ),
-        ("Rules", rules.to_string()),
-        ("TimeControl", limits.to_string()),
-        ("SetUp", "1".to_string()),
-        ("FEN", game.start_fen.clone()),
-    ];
-    pgn::Record {
-        tags: tags.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
-        moves: game.moves.iter().map(ToString::to_string).collect(),
+    pgn::GameTags {
+        event: "doushou match".to_string(),
+        site: "?".to_string(),
+        date: date.to_string(),
+        round: game.round.to_string(),
+        players: engines.map(|e| e.name.clone()),
+        levels: engines.map(|e| pgn::level_of(&e.options)),
         result: game.termination.score_text().to_string(),
+        termination: Some(game.termination.to_string()),
+        rules: config.referee.rules,
+        time_control: Some(limits.to_string()),
+        start_fen: game.start_fen.clone(),
+        extra: Vec::new(),
     }
+    .record(game.moves.iter().map(ToString::to_string).collect())
 }
 
 /// Plays the match: progress on stderr, records as games end. Answers the
@@ -458,7 +271,7 @@ fn play_match(
         ),
         None => None,
     };
-    let date = today();
+    let date = pgn::today();
     eprintln!(
         "match: {} engines, {} games{}, {} at once; {}; {} openings; rules {}",
         names.len(),
@@ -503,7 +316,7 @@ fn play_match(
             let red = &config.engines[job.red];
             let blue = &config.engines[job.blue];
             let limits = limits_text(&red.limits, &blue.limits);
-            let rec = pgn_record(&record, [&red.name, &blue.name], config, &limits, &date);
+            let rec = pgn_record(&record, [red, blue], config, &limits, &date);
             if let (Some(file), Some(path)) = (pgn_file.as_mut(), &config.pgn) {
                 let written = file
                     .write_all(rec.to_string().as_bytes())
@@ -660,287 +473,5 @@ fn report_fault(record: &GameRecord, job: Job, names: &[&str]) {
             names[job.blue],
             engine_of(side)
         );
-    }
-}
-
-/// An Elo value for tables: sign, one decimal, infinities spelled out.
-fn elo_text(elo: f64) -> String {
-    if elo.is_infinite() {
-        if elo > 0.0 {
-            "+inf".into()
-        } else {
-            "-inf".into()
-        }
-    } else {
-        format!("{elo:+.1}")
-    }
-}
-
-impl MatchSummary {
-    /// A summary of no game yet of `planned` between `names`, in `pairs` (of
-    /// indices into `names`); no SPRT, rules or limits.
-    fn new(names: &[&str], pairs: &[(usize, usize)], planned: usize) -> MatchSummary {
-        MatchSummary {
-            planned,
-            pairs: pairs
-                .iter()
-                .map(|&(a, b)| (names[a].to_string(), names[b].to_string(), Wdl::default()))
-                .collect(),
-            engines: names
-                .iter()
-                .map(|n| EngineTally {
-                    name: n.to_string(),
-                    ..EngineTally::default()
-                })
-                .collect(),
-            sprt: None,
-            games: Vec::new(),
-            rules: String::new(),
-            variant: String::new(),
-            limits: String::new(),
-            seconds: 0.0,
-            interrupted: false,
-        }
-    }
-
-    /// Counts a finished game, from its summary alone (as a resumed match
-    /// counts the games of its record), and lists it; the SPRT looks again.
-    fn count(&mut self, game: GameSummary, job: Job) {
-        use crate::rules::Side;
-        let winner = match game.result.as_str() {
-            "1-0" => Some(Side::Red),
-            "0-1" => Some(Side::Blue),
-            _ => None,
-        };
-        let seat_engine = [job.red, job.blue];
-        for side in [Side::Red, Side::Blue] {
-            let t = &mut self.engines[seat_engine[side.index()]];
-            match winner {
-                Some(w) if w == side => t.wdl.wins += 1,
-                Some(_) => t.wdl.losses += 1,
-                None => t.wdl.draws += 1,
-            }
-        }
-        let faulty: Vec<usize> = match &game.faulty {
-            Some(name) if *name == game.red => vec![job.red],
-            Some(_) => vec![job.blue],
-            // Neither engine started: both are at fault, neither lost.
-            None if game.reason == "start-failure" => vec![job.red, job.blue],
-            None => vec![],
-        };
-        for engine in faulty {
-            let t = &mut self.engines[engine];
-            match game.reason.as_str() {
-                "time-forfeit" => t.time_forfeits += 1,
-                "illegal-move" => t.illegal_moves += 1,
-                "crash" => t.crashes += 1,
-                "no-answer" => t.no_answers += 1,
-                _ => t.start_failures += 1,
-            }
-        }
-        // The pair's results from its first engine's side.
-        let first_is_red = game.red == self.pairs[job.pair].0;
-        let first_side = if first_is_red { Side::Red } else { Side::Blue };
-        let wdl = &mut self.pairs[job.pair].2;
-        match winner {
-            Some(w) if w == first_side => wdl.wins += 1,
-            Some(_) => wdl.losses += 1,
-            None => wdl.draws += 1,
-        }
-        if let Some((sprt, llr, state)) = self.sprt.as_mut() {
-            let wdl = self.pairs[0].2;
-            *llr = sprt.llr(&wdl);
-            *state = sprt.state(&wdl);
-        }
-        self.games.push(game);
-    }
-
-    /// The progress line after a game: the game, then its pair's standing.
-    fn progress_line(&self, record: &GameRecord, job: Job) -> String {
-        let (a, b, wdl) = &self.pairs[job.pair];
-        let g = self.games.last().expect("a game was just added");
-        let mut line = format!(
-            "[{}/{}] game {}: {} - {} {} ({}, {} plies) | {a} vs {b}: +{} ={} -{}",
-            self.games.len(),
-            self.planned,
-            record.round,
-            g.red,
-            g.blue,
-            record.termination.score_text(),
-            record.termination.kind(),
-            g.plies,
-            wdl.wins,
-            wdl.draws,
-            wdl.losses
-        );
-        if let (Some(score), Some((elo, err))) = (wdl.score(), wdl.elo()) {
-            let _ = write!(
-                line,
-                " {:.1}% Elo {} ± {}",
-                100.0 * score,
-                elo_text(elo),
-                if err.is_finite() {
-                    format!("{err:.1}")
-                } else {
-                    "inf".into()
-                }
-            );
-        }
-        if let Some((sprt, llr, _)) = &self.sprt {
-            let (lo, hi) = sprt.bounds();
-            let _ = write!(line, " LLR {llr:.2} [{lo:.2}, {hi:.2}]");
-        }
-        line
-    }
-
-    /// The final table: per pair W/D/L, score, Elo ± 95%, LOS; the SPRT; per
-    /// engine its faults.
-    pub fn table(&self) -> String {
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            "{} of {} games played in {:.0} s; limits {}; rules {} ({})",
-            self.games.len(),
-            self.planned,
-            self.seconds,
-            self.limits,
-            self.variant,
-            self.rules
-        );
-        let _ = writeln!(
-            s,
-            "\n{:<30} {:>6} {:>5} {:>5} {:>5} {:>7} {:>8} {:>7} {:>7}",
-            "Pair", "Games", "W", "D", "L", "Score", "Elo", "±95%", "LOS"
-        );
-        for (a, b, wdl) in &self.pairs {
-            let pair = format!("{a} vs {b}");
-            let score = wdl
-                .score()
-                .map_or("-".into(), |x| format!("{:.1}%", 100.0 * x));
-            let (elo, err) = wdl.elo().map_or(("-".into(), "-".into()), |(e, r)| {
-                (
-                    elo_text(e),
-                    if r.is_finite() {
-                        format!("{r:.1}")
-                    } else {
-                        "inf".into()
-                    },
-                )
-            });
-            let los = wdl
-                .los()
-                .map_or("-".into(), |x| format!("{:.1}%", 100.0 * x));
-            let _ = writeln!(
-                s,
-                "{pair:<30} {:>6} {:>5} {:>5} {:>5} {score:>7} {elo:>8} {err:>7} {los:>7}",
-                wdl.games(),
-                wdl.wins,
-                wdl.draws,
-                wdl.losses
-            );
-        }
-        if let Some((sprt, llr, state)) = &self.sprt {
-            let (lo, hi) = sprt.bounds();
-            let _ = writeln!(
-                s,
-                "\nSPRT ({sprt}): LLR {llr:.2} [{lo:.2}, {hi:.2}]: {state}"
-            );
-        }
-        let _ = writeln!(
-            s,
-            "\n{:<20} {:>6} {:>7} {:>13} {:>8} {:>8} {:>10} {:>15}",
-            "Engine",
-            "Games",
-            "Points",
-            "TimeForfeits",
-            "Crashes",
-            "Illegal",
-            "NoAnswer",
-            "StartFailures"
-        );
-        for e in &self.engines {
-            let _ = writeln!(
-                s,
-                "{:<20} {:>6} {:>7.1} {:>13} {:>8} {:>8} {:>10} {:>15}",
-                e.name,
-                e.wdl.games(),
-                e.wdl.points(),
-                e.time_forfeits,
-                e.crashes,
-                e.illegal_moves,
-                e.no_answers,
-                e.start_failures
-            );
-        }
-        let mut kinds: Vec<(&str, usize)> = Vec::new();
-        for g in &self.games {
-            let k = g.reason.as_str();
-            match kinds.iter_mut().find(|(n, _)| *n == k) {
-                Some(entry) => entry.1 += 1,
-                None => kinds.push((k, 1)),
-            }
-        }
-        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        let _ = writeln!(s, "\nEndings: {}", kinds.join(", "));
-        s
-    }
-
-    /// The summary as JSON: engines, pairs, SPRT, and every game's ending.
-    pub fn json(&self) -> String {
-        record::summary_json(self, None)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_schedule_swaps_colours_and_shares_openings() {
-        let (pairs, jobs) = schedule(3, 4, 5);
-        assert_eq!(pairs, [(0, 1), (0, 2), (1, 2)]);
-        assert_eq!(jobs.len(), 12);
-        let of_pair: Vec<&Job> = jobs.iter().filter(|j| j.pair == 1).collect();
-        assert_eq!((of_pair[0].red, of_pair[0].blue), (0, 2));
-        assert_eq!((of_pair[1].red, of_pair[1].blue), (2, 0));
-        assert_eq!(of_pair[0].opening, of_pair[1].opening);
-        assert_ne!(of_pair[1].opening, of_pair[2].opening);
-        assert!(jobs.iter().enumerate().all(|(i, j)| j.round == i + 1));
-    }
-
-    #[test]
-    fn a_game_counts_the_same_from_its_summary_read_back() {
-        let (_, jobs) = schedule(2, 2, 1);
-        let names = ["a", "b"];
-        let record = GameRecord {
-            round: 2,
-            start_fen: crate::rules::START_FEN.into(),
-            moves: vec![],
-            opening_plies: 0,
-            termination: Termination::Crash {
-                side: crate::rules::Side::Red,
-                detail: "exited \"badly\"".into(),
-            },
-            duration: std::time::Duration::from_millis(7),
-        };
-        let game = GameSummary::of(&record, jobs[1], &names);
-        assert_eq!(game.faulty.as_deref(), Some("b"), "b is Red in game 2");
-        let text = serde_json::to_string(&game).unwrap();
-        let back: GameSummary = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, game);
-        let mut summary = MatchSummary::new(&names, &[(0, 1)], 2);
-        summary.count(back, jobs[1]);
-        assert_eq!(summary.engines[1].crashes, 1);
-        assert_eq!(summary.engines[1].wdl.losses, 1);
-        assert_eq!(summary.engines[0].wdl.wins, 1);
-        assert_eq!(summary.pairs[0].2.wins, 1, "a, the pair's first, won");
-    }
-
-    #[test]
-    fn the_date_looks_like_a_date() {
-        let d = today();
-        assert_eq!(d.len(), 10, "{d}");
-        assert!(d.starts_with("20"), "{d}");
-        assert_eq!(&d[4..5], ".");
     }
 }

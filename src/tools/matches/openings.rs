@@ -2,8 +2,8 @@
 //! either a position (`<fen> [moves ...]`) or moves from the start position;
 //! `#` starts a comment. Each is checked with the rules: legal and not over.
 
-use crate::rng::SplitMix64;
 use crate::rules::{Game, Rules, START_FEN};
+use crate::util::rng::SplitMix64;
 use std::fmt;
 
 /// The default openings (`bench-positions/openings.txt`), built into the

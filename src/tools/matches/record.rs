@@ -4,13 +4,14 @@
 //! that `--resume` can play the rest; and the repair of the PGN file before a
 //! resumed match appends to it.
 
-use super::config::EngineSpec;
+use super::config::MatchConfig;
 use super::game::Referee;
 use super::openings::Opening;
-use super::pgn;
 use super::stats::Sprt;
-use super::{GameSummary, MatchConfig, MatchSummary};
+use super::summary::{GameSummary, MatchSummary};
+use crate::client::EngineSpec;
 use crate::rules::Rules;
+use crate::tools::pgn;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io::Write;

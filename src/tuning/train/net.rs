@@ -7,8 +7,8 @@
 
 use super::Positions;
 use crate::engine::nnue::features::{INPUTS, active_features};
-use crate::rng::SplitMix64;
 use crate::rules::Position;
+use crate::util::rng::SplitMix64;
 
 /// The logistic scale, centipawns: a score `s` predicts the win probability
 /// `sigmoid(s / K)`. Fitted to this engine: on the self-play data the search

@@ -132,3 +132,70 @@ impl OptionKind {
         Err(self.bad(name, value))
     }
 }
+
+/// Declares the enum behind a `combo` option from one list of `Variant =
+/// "value"` pairs, with `NAMES` (the option's values), `ALL` (the variants, in
+/// the same order) and `name`: a variant without its value, or a value
+/// without its variant, cannot be written, so no match arm can be missed.
+macro_rules! choices {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// How many choices there are.
+            pub const COUNT: usize = [$($text),+].len();
+
+            /// The option's values, in the order of `ALL`.
+            pub const NAMES: [&'static str; Self::COUNT] = [$($text),+];
+
+            /// Every choice, in the order of `NAMES`.
+            pub const ALL: [$name; Self::COUNT] = [$($name::$variant),+];
+
+            /// The option value that selects this choice.
+            pub const fn name(self) -> &'static str {
+                Self::NAMES[self as usize]
+            }
+        }
+    };
+}
+
+pub(crate) use choices;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    choices! {
+        /// A test enum.
+        enum Colour {
+            /// The first.
+            Red = "red",
+            /// The second.
+            Blue = "blue",
+        }
+    }
+
+    #[test]
+    fn choices_pair_each_variant_with_its_name() {
+        assert_eq!(Colour::COUNT, 2);
+        assert_eq!(Colour::ALL, [Colour::Red, Colour::Blue]);
+        for (c, n) in Colour::ALL.into_iter().zip(Colour::NAMES) {
+            assert_eq!(c.name(), n);
+        }
+        let kind = OptionKind::Combo {
+            default: Colour::Red.name(),
+            choices: &Colour::NAMES,
+        };
+        let i = kind.parse_choice("Colour", "BLUE").unwrap();
+        assert_eq!(Colour::ALL[i], Colour::Blue);
+    }
+}

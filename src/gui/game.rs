@@ -5,20 +5,19 @@
 //! analysis.
 
 use super::api::{
-    AnalysisLine, AnalysisView, ApiError, Limits, OptionsRequest, PieceView, Players, RuleView,
+    AnalysisLine, AnalysisView, ApiError, MoveLimits, OptionsRequest, PieceView, Players, RuleView,
     ScoreView, SquareView, State, Thinking,
 };
 use super::engine::{EngineHandle, Event, Request};
+use crate::client::EngineSpec;
 use crate::engine::score::{Score, ScoreBound};
-use crate::options::OptionKind;
 use crate::protocol::reply::InfoLine;
 use crate::rules::{
-    DrawReason, Game, Move, Outcome, Position, RULE_OPTION_NAMES, Rules, Side, WinReason,
+    DrawReason, Game, Move, Outcome, Position, RULE_OPTIONS, Rules, Side, WinReason,
 };
-use crate::tools::analyse::input;
-use crate::tools::matches::config::EngineSpec;
-use crate::tools::matches::pgn;
+use crate::tools::pgn::{self, read as input};
 use crate::tools::show::{Ground, ground, squares_top_down};
+use crate::util::options::OptionKind;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -58,7 +57,7 @@ struct Inner {
     /// How many moves of the line are played on the board shown.
     ply: usize,
     players: [Player; 2],
-    limits: Limits,
+    limits: MoveLimits,
     analysis_on: bool,
     multipv: u32,
     /// The side to move in the position being analysed (scores are turned to Red's view).
@@ -74,8 +73,33 @@ struct Inner {
     /// The options each engine has acknowledged, by engine label.
     confirmed: BTreeMap<String, BTreeMap<String, String>>,
     error: Option<String>,
-    /// Tags of a loaded game record.
+    /// Who played each move of the line (parallel to `moves`), so that the
+    /// record names the players of the game, not those selected now.
+    movers: Vec<Mover>,
+    /// The day the game began (the `Date` tag).
+    date: String,
+    /// The game record loaded, if the game comes from one.
+    loaded: Option<Loaded>,
+}
+
+/// Who played a move, as the record names them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Mover {
+    /// `human`, an engine's name, or a loaded record's player.
+    name: String,
+    /// The level an engine played at, if it was weakened.
+    level: Option<String>,
+}
+
+/// A game record loaded from a text.
+#[derive(Clone, Debug)]
+struct Loaded {
+    /// Its tags in file order.
     tags: Vec<(String, String)>,
+    /// Its moves: its `Result` and `Termination` hold while the line is these.
+    moves: Vec<Move>,
+    /// Its result, if it has one.
+    result: Option<String>,
 }
 
 impl Inner {
@@ -95,14 +119,33 @@ impl Inner {
     fn side_player(&self, side: Side) -> Player {
         self.players[side.index()]
     }
+
+    /// Plays `m` on the shown position by `mover`; the moves after it go.
+    fn push_move(&mut self, m: Move, mover: Mover) {
+        self.moves.truncate(self.ply);
+        self.movers.truncate(self.ply);
+        self.moves.push(m);
+        self.movers.push(mover);
+        self.ply += 1;
+    }
+
+    /// Starts a new game line from `start` with `moves` played by `movers`.
+    fn new_line(&mut self, start: Position, moves: Vec<Move>, movers: Vec<Mover>) {
+        self.start = start;
+        self.moves = moves;
+        self.movers = movers;
+        self.ply = self.moves.len();
+        self.loaded = None;
+        self.date = pgn::today();
+    }
 }
 
 /// A game and its engines; shared by the HTTP threads and the engine threads.
-pub struct Session {
+pub struct GuiGame {
     /// The game id of the API.
     pub id: String,
     engines: Arc<Vec<EngineSpec>>,
-    me: Weak<Session>,
+    me: Weak<GuiGame>,
     inner: Mutex<Inner>,
     subscribers: Mutex<Vec<Sender<String>>>,
     last_used: Mutex<Instant>,
@@ -124,9 +167,10 @@ fn bad(status: u16, message: impl Into<String>) -> ApiError {
 /// The protocol's `Name=Value` settings of every rule switch (the preset is
 /// implied by the switches, so it is not sent).
 fn rule_settings(rules: &Rules) -> Vec<(String, String)> {
-    RULE_OPTION_NAMES[1..]
-        .iter()
-        .map(|n| (n.to_string(), rules.get(n).unwrap_or_default()))
+    rules
+        .settings()
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
         .collect()
 }
 
@@ -193,11 +237,11 @@ fn reason_word(outcome: Outcome) -> &'static str {
     }
 }
 
-impl Session {
+impl GuiGame {
     /// A new game from the start position under `rules`: Red played at the
     /// page, Blue by the first engine.
-    pub fn new(id: String, engines: Arc<Vec<EngineSpec>>, rules: Rules) -> Arc<Session> {
-        Arc::new_cyclic(|me| Session {
+    pub fn new(id: String, engines: Arc<Vec<EngineSpec>>, rules: Rules) -> Arc<GuiGame> {
+        Arc::new_cyclic(|me| GuiGame {
             id,
             engines,
             me: me.clone(),
@@ -207,7 +251,7 @@ impl Session {
                 moves: Vec::new(),
                 ply: 0,
                 players: [Player::Human, Player::Engine(0)],
-                limits: Limits {
+                limits: MoveLimits {
                     movetime: Some(DEFAULT_MOVETIME),
                     depth: None,
                     nodes: None,
@@ -223,7 +267,9 @@ impl Session {
                 analyser: None,
                 confirmed: BTreeMap::new(),
                 error: None,
-                tags: Vec::new(),
+                movers: Vec::new(),
+                date: pgn::today(),
+                loaded: None,
             }),
             subscribers: Mutex::new(Vec::new()),
             last_used: Mutex::new(Instant::now()),
@@ -296,10 +342,7 @@ impl Session {
                 ));
             }
             let m = game.play_text(text).map_err(|e| bad(422, e.to_string()))?;
-            let ply = inner.ply;
-            inner.moves.truncate(ply);
-            inner.moves.push(m);
-            inner.ply += 1;
+            inner.push_move(m, self.mover(inner, Player::Human));
             Ok(())
         })
     }
@@ -311,10 +354,11 @@ impl Session {
             let game = spec
                 .game(inner.rules)
                 .map_err(|e| bad(400, e.to_string()))?;
-            inner.start = spec.fen.parse().map_err(|e| bad(400, format!("{e}")))?;
-            inner.moves = game.moves_played();
-            inner.ply = inner.moves.len();
-            inner.tags.clear();
+            let start = spec.fen.parse().map_err(|e| bad(400, format!("{e}")))?;
+            let moves = game.moves_played();
+            // Moves typed in with the position were played by no one here.
+            let movers = vec![self.mover(inner, Player::Human); moves.len()];
+            inner.new_line(start, moves, movers);
             Ok(())
         })
     }
@@ -347,13 +391,36 @@ impl Session {
             .fen
             .parse()
             .map_err(|e| bad(400, format!("{e}")))?;
+        let names = [("Red", "White"), ("Blue", "Black")].map(|(ours, theirs)| Mover {
+            name: spec
+                .tag(ours)
+                .or_else(|| spec.tag(theirs))
+                .unwrap_or("?")
+                .to_string(),
+            level: None,
+        });
         self.change(|inner| {
+            let moves = game.moves_played();
+            let mut side = start.side_to_move();
+            let movers = (0..moves.len())
+                .map(|_| {
+                    let mover = names[side.index()].clone();
+                    side = side.opponent();
+                    mover
+                })
+                .collect();
             inner.rules = spec.rules;
-            inner.start = start;
-            inner.moves = game.moves_played();
+            inner.new_line(start, moves.clone(), movers);
             inner.ply = 0;
             inner.players = [Player::Human, Player::Human];
-            inner.tags = spec.tags;
+            if let Some(date) = spec.tag("Date") {
+                inner.date = date.to_string();
+            }
+            inner.loaded = Some(Loaded {
+                tags: spec.tags,
+                moves,
+                result: spec.result,
+            });
             Ok(())
         })
     }
@@ -375,10 +442,7 @@ impl Session {
     /// A new game from the start position, with the same players and rules.
     pub fn new_game(&self) -> Result<State, ApiError> {
         self.change(|inner| {
-            inner.start = Position::startpos();
-            inner.moves.clear();
-            inner.ply = 0;
-            inner.tags.clear();
+            inner.new_line(Position::startpos(), Vec::new(), Vec::new());
             Ok(())
         })
     }
@@ -461,6 +525,14 @@ impl Session {
             })
     }
 
+    /// The record's name of a player now.
+    fn mover(&self, _inner: &Inner, player: Player) -> Mover {
+        Mover {
+            name: self.player_name(player),
+            level: None,
+        }
+    }
+
     fn player_name(&self, player: Player) -> String {
         match player {
             Player::Human => "human".to_string(),
@@ -473,8 +545,8 @@ impl Session {
         let start = |index: usize| {
             let me = self.me.clone();
             EngineHandle::start(self.engines[index].clone(), move |event| {
-                if let Some(session) = me.upgrade() {
-                    session.on_engine_event(role, event);
+                if let Some(game) = me.upgrade() {
+                    game.on_engine_event(role, event);
                 }
             })
         };
@@ -605,10 +677,10 @@ impl Session {
                 inner.thinking = None;
                 if !m.is_null() && game.is_legal(m) {
                     game.make(m);
-                    let ply = inner.ply;
-                    inner.moves.truncate(ply);
-                    inner.moves.push(m);
-                    inner.ply += 1;
+                    if let Role::Player(i) = role {
+                        let mover = self.mover(&inner, Player::Engine(i));
+                        inner.push_move(m, mover);
+                    }
                     inner.error = None;
                     self.restart_engines(&mut inner);
                 } else {
@@ -670,6 +742,96 @@ impl Session {
         }
     }
 
+    /// The game line as a record: the players who made its moves (those
+    /// selected now for a side that has not moved), how it ended, its rules
+    /// and first position. A loaded record keeps its own tags, and its result
+    /// and termination while its moves are the line's.
+    fn record(&self, inner: &Inner) -> pgn::Record {
+        let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
+        let first = inner.start.side_to_move();
+        let players = [Side::Red, Side::Blue].map(|side| {
+            let mut names: Vec<&Mover> = Vec::new();
+            for (i, mover) in inner.movers.iter().enumerate() {
+                let moved = if i % 2 == 0 { first } else { first.opponent() };
+                if moved == side && !names.iter().any(|m| m.name == mover.name) {
+                    names.push(mover);
+                }
+            }
+            names
+        });
+        let names = [Side::Red, Side::Blue].map(|side| {
+            let movers = &players[side.index()];
+            if movers.is_empty() {
+                self.player_name(inner.side_player(side))
+            } else {
+                let names: Vec<&str> = movers.iter().map(|m| m.name.as_str()).collect();
+                names.join(" / ")
+            }
+        });
+        let levels = [Side::Red, Side::Blue].map(|side| {
+            let movers = &players[side.index()];
+            match movers.last() {
+                Some(m) => m.level.clone(),
+                None => self.mover(inner, inner.side_player(side)).level,
+            }
+        });
+        let outcome = inner.game_at(inner.moves.len()).outcome();
+        let (mut result, mut termination) = match outcome {
+            Some(o) => (o.score_text().to_string(), Some(o.to_string())),
+            None => ("*".to_string(), None),
+        };
+        let mut extra = Vec::new();
+        let mut tags = pgn::GameTags {
+            event: "doushou gui".to_string(),
+            site: "?".to_string(),
+            date: inner.date.clone(),
+            round: "-".to_string(),
+            players: names,
+            levels,
+            result: String::new(),
+            termination: None,
+            rules: inner.rules,
+            time_control: None,
+            start_fen: inner.start.fen(),
+            extra: Vec::new(),
+        };
+        if let Some(loaded) = &inner.loaded {
+            let tag = |name: &str| {
+                loaded
+                    .tags
+                    .iter()
+                    .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                    .map(|(_, v)| v.clone())
+            };
+            for (field, name) in [
+                (&mut tags.event, "Event"),
+                (&mut tags.site, "Site"),
+                (&mut tags.round, "Round"),
+            ] {
+                if let Some(v) = tag(name) {
+                    *field = v;
+                }
+            }
+            tags.time_control = tag("TimeControl");
+            for (i, name) in ["RedLevel", "BlueLevel"].into_iter().enumerate() {
+                if let Some(level) = tag(name) {
+                    tags.levels[i].get_or_insert(level);
+                }
+            }
+            if loaded.moves == inner.moves {
+                if let Some(r) = &loaded.result {
+                    result = r.clone();
+                }
+                termination = tag("Termination").or(termination);
+            }
+            extra = loaded.tags.clone();
+        }
+        tags.result = result;
+        tags.termination = termination;
+        tags.extra = extra;
+        tags.record(moves)
+    }
+
     fn state_of(&self, inner: &Inner) -> State {
         let game = inner.game();
         let pos = game.position();
@@ -713,11 +875,11 @@ impl Session {
                 })
             })
             .collect();
-        let rules = RULE_OPTION_NAMES
+        let rules = RULE_OPTIONS
             .iter()
-            .map(|&name| {
-                let kind = Rules::option_kind(name).expect("listed");
-                let (kind_name, default, choices, min, max) = match kind {
+            .map(|option| {
+                let name = option.name;
+                let (kind_name, default, choices, min, max) = match option.kind.clone() {
                     OptionKind::Check { default } => {
                         ("check", default.to_string(), vec![], None, None)
                     }
@@ -744,29 +906,7 @@ impl Session {
             })
             .collect();
         let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
-        let line_outcome = inner.game_at(inner.moves.len()).outcome();
-        let mut tags = inner.tags.clone();
-        if tags.is_empty() {
-            tags = vec![
-                ("Event".to_string(), "doushou gui".to_string()),
-                ("Red".to_string(), self.player_name(inner.players[0])),
-                ("Blue".to_string(), self.player_name(inner.players[1])),
-            ];
-        }
-        let result = line_outcome.map_or("*", Outcome::score_text).to_string();
-        tags.retain(|(n, _)| !matches!(n.as_str(), "Result" | "FEN" | "Rules" | "Variant"));
-        tags.push(("Result".to_string(), result.clone()));
-        tags.push((
-            "Variant".to_string(),
-            inner.rules.preset_name().unwrap_or("custom").to_string(),
-        ));
-        tags.push(("Rules".to_string(), inner.rules.to_string()));
-        tags.push(("FEN".to_string(), inner.start.fen()));
-        let record = pgn::Record {
-            tags,
-            moves: moves.clone(),
-            result,
-        };
+        let record = self.record(inner);
         State {
             id: self.id.clone(),
             version: inner.version,
@@ -802,6 +942,7 @@ impl Session {
             engine_options: inner.confirmed.clone(),
             error: inner.error.clone(),
             pgn: record.to_string(),
+            result: record.result,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! What `doushou analyse` reads: position lines (`startpos` or a FEN, then
+//! What `doushou analyse` and the GUI read: position lines (`startpos` or a FEN, then
 //! `moves ...`), and games, either one per line or as the PGN-like records that
 //! `doushou match` writes. Everything is checked against the rules here, so
 //! that the searches only ever get valid positions and every fault is reported

@@ -1,6 +1,5 @@
-//! The clap argument groups that more than one front end takes (the rule
-//! switches, the evaluation): below both `cli` and `tools`, so that the match
-//! runner and the other tools share them without importing each other.
+//! The clap argument groups that more than one tool's command line takes: the
+//! rule switches and the evaluation.
 
 use crate::engine::Engine;
 use crate::engine::eval::EvalKind;
@@ -77,16 +76,8 @@ impl EvalArgs {
 
     /// Sets these options on `engine`.
     pub fn apply(&self, engine: &mut Engine) -> Result<(), String> {
-        apply_settings(engine, &self.settings()?)
-    }
-}
-
-/// Sets engine options given as `(name, value)`.
-pub fn apply_settings(engine: &mut Engine, settings: &[(String, String)]) -> Result<(), String> {
-    for (name, value) in settings {
         engine
-            .set_option(name, Some(value))
-            .map_err(|e| e.to_string())?;
+            .set_options(&self.settings()?)
+            .map_err(|e| e.to_string())
     }
-    Ok(())
 }

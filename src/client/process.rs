@@ -1,7 +1,7 @@
-//! The runner's side of the protocol: one engine process, started with
-//! `std::process`, spoken to through its pipes. A reader thread per pipe turns
-//! the engine's output into lines on a channel, so that every wait has a
-//! deadline (`recv_timeout`) and a hung engine never hangs the runner.
+//! One engine process, started with `std::process`, spoken to through its
+//! pipes. A reader thread per pipe turns the engine's output into lines on a
+//! channel, so that every wait has a deadline (`recv_timeout`) and a hung
+//! engine never hangs the match runner or the GUI.
 
 use crate::protocol::reply::{IdLine, OptionLine, Reply};
 use crate::util::lines::{CappedLine, read_line_capped};
@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::config::EngineSpec;
+use super::spec::EngineSpec;
 
 /// The longest line kept from an engine; the rest of a longer line is dropped
 /// (a garbage-spewing engine must not eat the runner's memory).
@@ -64,7 +64,7 @@ pub struct Line {
     pub at: Instant,
 }
 
-enum Event {
+enum PipeEvent {
     Line(Line),
     /// Standard output closed: the process ended or closed it.
     Eof,
@@ -130,7 +130,7 @@ pub fn later(start: Instant, wait: Duration) -> Instant {
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Event>,
+    lines: Receiver<PipeEvent>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
     /// Hangs up when the stderr reader has read everything and ended.
     stderr_done: Receiver<()>,
@@ -205,8 +205,8 @@ impl EngineProcess {
         let spawned = thread::Builder::new()
             .name(format!("{}-stdout", spec.name))
             .spawn(move || {
-                pump_lines(stdout, |line| tx.send(Event::Line(line)).is_ok());
-                let _ = tx.send(Event::Eof);
+                pump_lines(stdout, |line| tx.send(PipeEvent::Line(line)).is_ok());
+                let _ = tx.send(PipeEvent::Eof);
             });
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
@@ -325,11 +325,11 @@ impl EngineProcess {
             }
         };
         match received {
-            Ok(Event::Line(line)) => {
+            Ok(PipeEvent::Line(line)) => {
                 log::debug!("< {}", line.text);
                 Ok(line)
             }
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+            Ok(PipeEvent::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 self.closed = true;
                 Err(self.exited())
             }

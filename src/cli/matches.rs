@@ -1,11 +1,11 @@
 //! The command line of `doushou match`.
 
-use super::config::{ConfigError, EngineSpec, SearchLimits, TimeControl, dedupe_names};
-use super::game::Referee;
-use super::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
-use super::stats::Sprt;
-use super::{MatchConfig, client, resume_match, run_match};
-use crate::args::RulesArgs;
+use super::args::RulesArgs;
+use crate::client::{self, EngineLimits, EngineSpec, TimeControl, dedupe_names};
+use crate::tools::matches::game::Referee;
+use crate::tools::matches::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
+use crate::tools::matches::stats::Sprt;
+use crate::tools::matches::{ConfigError, MatchConfig, resume_match, run_match};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -98,7 +98,7 @@ impl MatchArgs {
     /// The match these arguments describe, every input checked.
     pub fn config(&self) -> Result<MatchConfig, ConfigError> {
         let rules = self.rules.rules().map_err(ConfigError)?;
-        let defaults = SearchLimits {
+        let defaults = EngineLimits {
             tc: self.tc,
             movetime: self.movetime,
             depth: self.depth,

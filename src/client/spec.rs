@@ -1,0 +1,311 @@
+//! An engine as a client starts it: its name, command line, working directory,
+//! options, and how long it may think per move (a clock, a move time, a depth,
+//! a node budget), read from `key=value` words as `match` and `gui` take them.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::path::PathBuf;
+
+/// A clock: a base time and an increment per move, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeControl {
+    /// Time on the clock at the start of the game.
+    pub base_ms: u64,
+    /// Time added after each move.
+    pub increment_ms: u64,
+}
+
+/// Why an engine's description or a time control was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Seconds as text (`10`, `0.5`) to milliseconds.
+fn seconds_to_ms(text: &str, what: &str) -> Result<u64, SpecError> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| SpecError(format!("{what}: '{text}' is not a number of seconds")))?;
+    if !(0.0..=1e8).contains(&s) {
+        return Err(SpecError(format!("{what}: '{text}' is out of range")));
+    }
+    Ok((s * 1000.0).round() as u64)
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = SpecError;
+
+    /// Reads `seconds[+increment]`, e.g. `10+0.1` or `60`.
+    fn from_str(text: &str) -> Result<TimeControl, SpecError> {
+        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let tc = TimeControl {
+            base_ms: seconds_to_ms(base, "time control")?,
+            increment_ms: seconds_to_ms(inc, "time control increment")?,
+        };
+        if tc.base_ms == 0 && tc.increment_ms == 0 {
+            return Err(SpecError(format!("time control '{text}' gives no time")));
+        }
+        Ok(tc)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// `seconds+increment`, as `--tc` takes it (`10+0.1`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = |ms: u64| {
+            let s = format!("{:.3}", ms as f64 / 1000.0);
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        write!(f, "{}+{}", secs(self.base_ms), secs(self.increment_ms))
+    }
+}
+
+/// How long an engine may think: any combination; `go` carries all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineLimits {
+    /// A game clock, sent as wtime/btime/winc/binc and enforced by the referee.
+    pub tc: Option<TimeControl>,
+    /// A fixed time per move (ms), enforced by the referee.
+    pub movetime: Option<u64>,
+    /// A fixed depth.
+    pub depth: Option<u32>,
+    /// A node budget.
+    pub nodes: Option<u64>,
+}
+
+impl EngineLimits {
+    /// Whether anything limits the search at all.
+    pub fn is_empty(&self) -> bool {
+        *self == EngineLimits::default()
+    }
+
+    /// Each field of `self`, else that of `defaults`.
+    pub fn or(self, defaults: EngineLimits) -> EngineLimits {
+        EngineLimits {
+            tc: self.tc.or(defaults.tc),
+            movetime: self.movetime.or(defaults.movetime),
+            depth: self.depth.or(defaults.depth),
+            nodes: self.nodes.or(defaults.nodes),
+        }
+    }
+}
+
+impl fmt::Display for EngineLimits {
+    /// The limits in words, `10+0.1`, `movetime 100ms`, `depth 4`, `nodes 500`,
+    /// joined by `, `: the game record's `TimeControl` tag.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(tc.to_string());
+        }
+        if let Some(mt) = self.movetime {
+            parts.push(format!("movetime {mt}ms"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes {n}"));
+        }
+        if parts.is_empty() {
+            parts.push("none".into());
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// One engine to start: what `--engine` describes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSpec {
+    /// The name in records and tables (unique among the engines of a match).
+    pub name: String,
+    /// The program to start.
+    pub program: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The working directory, if not the runner's.
+    pub dir: Option<PathBuf>,
+    /// `setoption` pairs sent after the handshake, in order.
+    pub options: Vec<(String, String)>,
+    /// This engine's own limits (each unset field falls back to the match's).
+    pub limits: EngineLimits,
+}
+
+impl EngineSpec {
+    /// Reads the `key=value` words of one `--engine`: `name=`, `cmd=` (program
+    /// and arguments split on blanks), `arg=` (one more argument, blanks kept),
+    /// `dir=`, `option.<Name>=<value>`, and the limits `tc=`, `movetime=` (ms),
+    /// `depth=`, `nodes=`. Words of `each` (the `--each` list) come first, so
+    /// the engine's own override them.
+    pub fn parse<S: AsRef<str>>(each: &[S], words: &[S]) -> Result<EngineSpec, SpecError> {
+        let mut name = None;
+        let mut command: Vec<String> = Vec::new();
+        let mut extra_args = Vec::new();
+        let mut dir = None;
+        let mut options: Vec<(String, String)> = Vec::new();
+        let mut limits = EngineLimits::default();
+        for word in each.iter().chain(words) {
+            let word = word.as_ref();
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| SpecError(format!("--engine: '{word}' is not key=value")))?;
+            let number = |what: &str| -> Result<u64, SpecError> {
+                value
+                    .trim()
+                    .parse()
+                    .map_err(|_| SpecError(format!("--engine: {what}: '{value}' is not a count")))
+            };
+            match key.trim() {
+                "name" => name = Some(value.trim().to_string()),
+                "cmd" => command = value.split_whitespace().map(str::to_string).collect(),
+                "arg" => extra_args.push(value.to_string()),
+                "dir" => dir = Some(PathBuf::from(value)),
+                "tc" => limits.tc = Some(value.parse()?),
+                "movetime" => limits.movetime = Some(number("movetime")?.clamp(1, 1 << 40)),
+                "depth" => {
+                    limits.depth = Some(u32::try_from(number("depth")?).map_err(|_| {
+                        SpecError(format!("--engine: depth '{value}' is too large"))
+                    })?)
+                }
+                "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
+                k if k.starts_with("option.") && k.len() > "option.".len() => {
+                    let opt = k["option.".len()..].to_string();
+                    // A later setting of the same option replaces the earlier one.
+                    options.retain(|(n, _)| !n.eq_ignore_ascii_case(&opt));
+                    options.push((opt, value.to_string()));
+                }
+                other => {
+                    return Err(SpecError(format!(
+                        "--engine: unknown key '{other}' (name, cmd, arg, dir, option.<Name>, tc, movetime, depth, nodes)"
+                    )));
+                }
+            }
+        }
+        let Some((program, args)) = command.split_first() else {
+            return Err(SpecError(format!(
+                "--engine {}: no command (cmd=<program>)",
+                words
+                    .iter()
+                    .map(AsRef::as_ref)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )));
+        };
+        let name = name.filter(|n| !n.is_empty()).unwrap_or_else(|| {
+            std::path::Path::new(program)
+                .file_name()
+                .map_or_else(|| program.clone(), |f| f.to_string_lossy().into_owned())
+        });
+        let mut all_args = args.to_vec();
+        all_args.extend(extra_args);
+        Ok(EngineSpec {
+            name,
+            program: program.clone(),
+            args: all_args,
+            dir,
+            options,
+            limits,
+        })
+    }
+
+    /// How the engine is started, for messages: the program and its
+    /// arguments, and the working directory if one is given.
+    pub fn command_line(&self) -> String {
+        let mut words = vec![self.program.clone()];
+        words.extend(self.args.iter().map(|a| {
+            if a.contains(char::is_whitespace) {
+                format!("'{a}'")
+            } else {
+                a.clone()
+            }
+        }));
+        let mut text = words.join(" ");
+        if let Some(dir) = &self.dir {
+            text.push_str(&format!(" (in {})", dir.display()));
+        }
+        text
+    }
+}
+
+/// Makes engine names unique by numbering repeats (`doushou`, `doushou-2`), so
+/// that records and tables can tell them apart.
+pub fn dedupe_names(specs: &mut [EngineSpec]) {
+    for i in 1..specs.len() {
+        let base = specs[i].name.clone();
+        let mut n = 2;
+        while specs[..i].iter().any(|s| s.name == specs[i].name) {
+            specs[i].name = format!("{base}-{n}");
+            n += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_read_and_print() {
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        assert_eq!((tc.base_ms, tc.increment_ms), (10_000, 100));
+        assert_eq!(tc.to_string(), "10+0.1");
+        assert_eq!(
+            "1+0.01".parse::<TimeControl>().unwrap().to_string(),
+            "1+0.01"
+        );
+        assert_eq!("60".parse::<TimeControl>().unwrap().increment_ms, 0);
+        for bad in ["", "x", "-1+0", "1+y", "0+0", "inf"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn engines_read_their_keys() {
+        let spec = EngineSpec::parse(
+            &["option.Hash=16", "depth=3"],
+            &[
+                "name=new",
+                "cmd=./target/release/doushou --flag",
+                "arg=with space",
+                "option.Threads=1",
+                "option.hash=8",
+                "tc=1+0.01",
+            ],
+        )
+        .unwrap();
+        assert_eq!(spec.name, "new");
+        assert_eq!(spec.program, "./target/release/doushou");
+        assert_eq!(spec.args, vec!["--flag", "with space"]);
+        assert_eq!(
+            spec.options,
+            vec![
+                ("Threads".to_string(), "1".to_string()),
+                ("hash".to_string(), "8".to_string())
+            ]
+        );
+        assert_eq!(spec.limits.depth, Some(3));
+        assert_eq!(spec.limits.tc.unwrap().base_ms, 1000);
+        let unnamed = EngineSpec::parse::<&str>(&[], &["cmd=/usr/bin/eng"]).unwrap();
+        assert_eq!(unnamed.name, "eng");
+        for bad in [
+            &["name=x"][..],
+            &["cmd=x", "colour=red"],
+            &["cmd=x", "depth=deep"],
+            &["cmd=x", "nokey"],
+            &["cmd=x", "tc=fast"],
+        ] {
+            assert!(EngineSpec::parse::<&str>(&[], bad).is_err(), "{bad:?}");
+        }
+        let mut specs = vec![unnamed.clone(), unnamed.clone(), unnamed];
+        dedupe_names(&mut specs);
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["eng", "eng-2", "eng-3"]);
+    }
+}

@@ -1,0 +1,359 @@
+//! The results of a match: per engine, per pair, every game's ending; the
+//! progress line after each game and the final table.
+
+use super::game::GameRecord;
+use super::schedule::Job;
+use super::stats::{Sprt, SprtState, Wdl};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// What happened to one engine over the match.
+#[derive(Clone, Debug, Default)]
+pub struct EngineTally {
+    /// Its name.
+    pub name: String,
+    /// Its results over all its games.
+    pub wdl: Wdl,
+    /// Games lost on time.
+    pub time_forfeits: u32,
+    /// Games lost by a crash.
+    pub crashes: u32,
+    /// Games lost by an illegal or unreadable move.
+    pub illegal_moves: u32,
+    /// Games lost by not answering (no clock running).
+    pub no_answers: u32,
+    /// Games lost because it did not start.
+    pub start_failures: u32,
+}
+
+/// One game as the summary lists it, and as a record keeps it for `--resume`:
+/// everything the tallies are counted from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game's number.
+    pub round: usize,
+    /// Red's engine.
+    pub red: String,
+    /// Blue's engine.
+    pub blue: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The kind of ending ([`Termination::kind`]).
+    pub reason: String,
+    /// How it ended, in words.
+    pub termination: String,
+    /// The engine at fault, for a game lost on a fault.
+    pub faulty: Option<String>,
+    /// Plies played, the opening's included.
+    pub plies: usize,
+    /// Plies of the opening.
+    pub opening_plies: usize,
+    /// Wall time, ms.
+    pub duration_ms: u64,
+}
+
+impl GameSummary {
+    /// The summary of a finished game.
+    pub fn of(record: &GameRecord, job: Job, names: &[&str]) -> GameSummary {
+        let t = &record.termination;
+        let (red, blue) = (names[job.red], names[job.blue]);
+        GameSummary {
+            round: record.round,
+            red: red.to_string(),
+            blue: blue.to_string(),
+            result: t.score_text().to_string(),
+            reason: t.kind().to_string(),
+            termination: t.to_string(),
+            faulty: t.faulty().map(|side| match side {
+                crate::rules::Side::Red => red.to_string(),
+                crate::rules::Side::Blue => blue.to_string(),
+            }),
+            plies: record.moves.len(),
+            opening_plies: record.opening_plies,
+            duration_ms: record.duration.as_millis() as u64,
+        }
+    }
+}
+
+/// The results of a match.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    /// Games scheduled.
+    pub planned: usize,
+    /// Each pair (first, second) by engine name, with results from the first's side.
+    pub pairs: Vec<(String, String, Wdl)>,
+    /// Per engine.
+    pub engines: Vec<EngineTally>,
+    /// The SPRT and its last state, if one ran.
+    pub sprt: Option<(Sprt, f64, SprtState)>,
+    /// Every game played, in the order they ended.
+    pub games: Vec<GameSummary>,
+    /// The rules, as `Name=Value` words.
+    pub rules: String,
+    /// The preset name or `custom`.
+    pub variant: String,
+    /// The limits, in words.
+    pub limits: String,
+    /// Wall time of the match, seconds.
+    pub seconds: f64,
+    /// Whether the user stopped the match before it was over.
+    pub interrupted: bool,
+}
+
+/// An Elo value for tables: sign, one decimal, infinities spelled out.
+fn elo_text(elo: f64) -> String {
+    if elo.is_infinite() {
+        if elo > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    } else {
+        format!("{elo:+.1}")
+    }
+}
+
+impl MatchSummary {
+    /// A summary of no game yet of `planned` between `names`, in `pairs` (of
+    /// indices into `names`); no SPRT, rules or limits.
+    pub fn new(names: &[&str], pairs: &[(usize, usize)], planned: usize) -> MatchSummary {
+        MatchSummary {
+            planned,
+            pairs: pairs
+                .iter()
+                .map(|&(a, b)| (names[a].to_string(), names[b].to_string(), Wdl::default()))
+                .collect(),
+            engines: names
+                .iter()
+                .map(|n| EngineTally {
+                    name: n.to_string(),
+                    ..EngineTally::default()
+                })
+                .collect(),
+            sprt: None,
+            games: Vec::new(),
+            rules: String::new(),
+            variant: String::new(),
+            limits: String::new(),
+            seconds: 0.0,
+            interrupted: false,
+        }
+    }
+
+    /// Counts a finished game, from its summary alone (as a resumed match
+    /// counts the games of its record), and lists it; the SPRT looks again.
+    pub fn count(&mut self, game: GameSummary, job: Job) {
+        use crate::rules::Side;
+        let winner = match game.result.as_str() {
+            "1-0" => Some(Side::Red),
+            "0-1" => Some(Side::Blue),
+            _ => None,
+        };
+        let seat_engine = [job.red, job.blue];
+        for side in [Side::Red, Side::Blue] {
+            let t = &mut self.engines[seat_engine[side.index()]];
+            match winner {
+                Some(w) if w == side => t.wdl.wins += 1,
+                Some(_) => t.wdl.losses += 1,
+                None => t.wdl.draws += 1,
+            }
+        }
+        let faulty: Vec<usize> = match &game.faulty {
+            Some(name) if *name == game.red => vec![job.red],
+            Some(_) => vec![job.blue],
+            // Neither engine started: both are at fault, neither lost.
+            None if game.reason == "start-failure" => vec![job.red, job.blue],
+            None => vec![],
+        };
+        for engine in faulty {
+            let t = &mut self.engines[engine];
+            match game.reason.as_str() {
+                "time-forfeit" => t.time_forfeits += 1,
+                "illegal-move" => t.illegal_moves += 1,
+                "crash" => t.crashes += 1,
+                "no-answer" => t.no_answers += 1,
+                _ => t.start_failures += 1,
+            }
+        }
+        // The pair's results from its first engine's side.
+        let first_is_red = game.red == self.pairs[job.pair].0;
+        let first_side = if first_is_red { Side::Red } else { Side::Blue };
+        let wdl = &mut self.pairs[job.pair].2;
+        match winner {
+            Some(w) if w == first_side => wdl.wins += 1,
+            Some(_) => wdl.losses += 1,
+            None => wdl.draws += 1,
+        }
+        if let Some((sprt, llr, state)) = self.sprt.as_mut() {
+            let wdl = self.pairs[0].2;
+            *llr = sprt.llr(&wdl);
+            *state = sprt.state(&wdl);
+        }
+        self.games.push(game);
+    }
+
+    /// The progress line after a game: the game, then its pair's standing.
+    pub fn progress_line(&self, record: &GameRecord, job: Job) -> String {
+        let (a, b, wdl) = &self.pairs[job.pair];
+        let g = self.games.last().expect("a game was just added");
+        let mut line = format!(
+            "[{}/{}] game {}: {} - {} {} ({}, {} plies) | {a} vs {b}: +{} ={} -{}",
+            self.games.len(),
+            self.planned,
+            record.round,
+            g.red,
+            g.blue,
+            record.termination.score_text(),
+            record.termination.kind(),
+            g.plies,
+            wdl.wins,
+            wdl.draws,
+            wdl.losses
+        );
+        if let (Some(score), Some((elo, err))) = (wdl.score(), wdl.elo()) {
+            let _ = write!(
+                line,
+                " {:.1}% Elo {} ± {}",
+                100.0 * score,
+                elo_text(elo),
+                if err.is_finite() {
+                    format!("{err:.1}")
+                } else {
+                    "inf".into()
+                }
+            );
+        }
+        if let Some((sprt, llr, _)) = &self.sprt {
+            let (lo, hi) = sprt.bounds();
+            let _ = write!(line, " LLR {llr:.2} [{lo:.2}, {hi:.2}]");
+        }
+        line
+    }
+
+    /// The final table: per pair W/D/L, score, Elo ± 95%, LOS; the SPRT; per
+    /// engine its faults.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{} of {} games played in {:.0} s; limits {}; rules {} ({})",
+            self.games.len(),
+            self.planned,
+            self.seconds,
+            self.limits,
+            self.variant,
+            self.rules
+        );
+        let _ = writeln!(
+            s,
+            "\n{:<30} {:>6} {:>5} {:>5} {:>5} {:>7} {:>8} {:>7} {:>7}",
+            "Pair", "Games", "W", "D", "L", "Score", "Elo", "±95%", "LOS"
+        );
+        for (a, b, wdl) in &self.pairs {
+            let pair = format!("{a} vs {b}");
+            let score = wdl
+                .score()
+                .map_or("-".into(), |x| format!("{:.1}%", 100.0 * x));
+            let (elo, err) = wdl.elo().map_or(("-".into(), "-".into()), |(e, r)| {
+                (
+                    elo_text(e),
+                    if r.is_finite() {
+                        format!("{r:.1}")
+                    } else {
+                        "inf".into()
+                    },
+                )
+            });
+            let los = wdl
+                .los()
+                .map_or("-".into(), |x| format!("{:.1}%", 100.0 * x));
+            let _ = writeln!(
+                s,
+                "{pair:<30} {:>6} {:>5} {:>5} {:>5} {score:>7} {elo:>8} {err:>7} {los:>7}",
+                wdl.games(),
+                wdl.wins,
+                wdl.draws,
+                wdl.losses
+            );
+        }
+        if let Some((sprt, llr, state)) = &self.sprt {
+            let (lo, hi) = sprt.bounds();
+            let _ = writeln!(
+                s,
+                "\nSPRT ({sprt}): LLR {llr:.2} [{lo:.2}, {hi:.2}]: {state}"
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\n{:<20} {:>6} {:>7} {:>13} {:>8} {:>8} {:>10} {:>15}",
+            "Engine",
+            "Games",
+            "Points",
+            "TimeForfeits",
+            "Crashes",
+            "Illegal",
+            "NoAnswer",
+            "StartFailures"
+        );
+        for e in &self.engines {
+            let _ = writeln!(
+                s,
+                "{:<20} {:>6} {:>7.1} {:>13} {:>8} {:>8} {:>10} {:>15}",
+                e.name,
+                e.wdl.games(),
+                e.wdl.points(),
+                e.time_forfeits,
+                e.crashes,
+                e.illegal_moves,
+                e.no_answers,
+                e.start_failures
+            );
+        }
+        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        for g in &self.games {
+            let k = g.reason.as_str();
+            match kinds.iter_mut().find(|(n, _)| *n == k) {
+                Some(entry) => entry.1 += 1,
+                None => kinds.push((k, 1)),
+            }
+        }
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let _ = writeln!(s, "\nEndings: {}", kinds.join(", "));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::matches::game::Termination;
+    use crate::tools::matches::schedule::schedule;
+
+    #[test]
+    fn a_game_counts_the_same_from_its_summary_read_back() {
+        let (_, jobs) = schedule(2, 2, 1);
+        let names = ["a", "b"];
+        let record = GameRecord {
+            round: 2,
+            start_fen: crate::rules::START_FEN.into(),
+            moves: vec![],
+            opening_plies: 0,
+            termination: Termination::Crash {
+                side: crate::rules::Side::Red,
+                detail: "exited \"badly\"".into(),
+            },
+            duration: std::time::Duration::from_millis(7),
+        };
+        let game = GameSummary::of(&record, jobs[1], &names);
+        assert_eq!(game.faulty.as_deref(), Some("b"), "b is Red in game 2");
+        let text = serde_json::to_string(&game).unwrap();
+        let back: GameSummary = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, game);
+        let mut summary = MatchSummary::new(&names, &[(0, 1)], 2);
+        summary.count(back, jobs[1]);
+        assert_eq!(summary.engines[1].crashes, 1);
+        assert_eq!(summary.engines[1].wdl.losses, 1);
+        assert_eq!(summary.engines[0].wdl.wins, 1);
+        assert_eq!(summary.pairs[0].2.wins, 1, "a, the pair's first, won");
+    }
+}
