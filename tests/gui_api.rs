@@ -240,3 +240,89 @@ fn two_engines_play_each_other_and_records_load() {
         "{state}"
     );
 }
+
+#[test]
+fn the_new_calls_refuse_what_they_cannot_do() {
+    let server = GuiServer::start(&[]);
+    let id = server.new_game();
+    let game = |action: &str| format!("/api/game/{id}/{action}");
+    refused(
+        server.post(&game("review"), &json!({"depth": 3})),
+        409,
+        "no move to review",
+    );
+    refused(
+        server.post(&game("review"), &json!({"depth": 0})),
+        422,
+        "review depth 0",
+    );
+    refused(
+        server.post(&game("takeback"), &json!({})),
+        409,
+        "no move to take back",
+    );
+    refused(
+        server.post(&game("draw"), &json!({"action": "claim"})),
+        409,
+        "no draw to claim",
+    );
+    refused(
+        server.post(&game("draw"), &json!({"action": "maybe"})),
+        422,
+        "expected offer or claim",
+    );
+    refused(
+        server.post(&game("resign"), &json!({"side": "green"})),
+        422,
+        "expected red or blue",
+    );
+    refused(
+        server.post(
+            &game("options"),
+            &json!({"levels": {"blue": {"skill": 21}}}),
+        ),
+        422,
+        "Skill Level 21",
+    );
+    refused(
+        server.post(
+            &game("options"),
+            &json!({"clocks": {"red": {"base_ms": 10, "inc_ms": 0}}}),
+        ),
+        422,
+        "clock base 10 ms",
+    );
+    refused(
+        server.post(&game("line"), &json!({"moves": ["g3g4", "g4g9"]})),
+        422,
+        "move 2 of the line",
+    );
+    refused(
+        server.post(&game("analysis"), &json!({"on": true, "engine": "nobody"})),
+        422,
+        "no engine 'nobody'",
+    );
+    // Resigned once, the game is over: a second resignation is refused.
+    let (status, state) = server.post(&game("resign"), &json!({}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["result"], "0-1", "the person (Red) resigned");
+    refused(
+        server.post(&game("resign"), &json!({})),
+        409,
+        "already over",
+    );
+    // A third repetition under Repetition=none may be claimed.
+    let (status, _) = server.post(
+        &game("options"),
+        &json!({"players": {"blue": "human"}, "rules": {"Repetition": "none"}}),
+    );
+    assert_eq!(status, 200);
+    let shuffle = "startpos moves g3g4 a7a6 g4g3 a6a7 g3g4 a7a6 g4g3 a6a7";
+    let (status, state) = server.post(&game("position"), &json!({"fen": shuffle}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["draw_claimable"], true, "{state}");
+    let (status, state) = server.post(&game("draw"), &json!({"action": "claim"}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["result"], "1/2-1/2");
+    assert!(state["pgn"].as_str().unwrap().contains("draw claimed"));
+}

@@ -64,5 +64,5 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         rules: args.rules.rules()?,
         open: args.open,
     };
-    gui::serve(config)
+    gui::serve(config).map_err(|e| e.to_string())
 }

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A refused request: an HTTP status (4xx) and why, sent as `{"error": ...}`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{status}: {message}")]
 pub struct ApiError {
     /// The HTTP status.
     pub status: u16,
@@ -20,6 +21,14 @@ pub struct MoveRequest {
     /// The move in protocol notation (`g3g4`).
     #[serde(rename = "move")]
     pub text: String,
+}
+
+/// The body of `POST /api/game/{id}/line`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct LineRequest {
+    /// The moves to play from the position shown, in protocol notation.
+    pub moves: Vec<String>,
 }
 
 /// The body of `POST /api/game/{id}/position`.
@@ -58,6 +67,44 @@ pub struct AnalysisRequest {
     /// How many lines (1 to 32).
     #[serde(default)]
     pub multipv: Option<u32>,
+    /// Which of the engines analyses, by name.
+    #[serde(default)]
+    pub engine: Option<String>,
+}
+
+/// The body of `POST /api/game/{id}/review`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// Start (true, the default) or cancel (false) the review.
+    #[serde(default = "yes")]
+    pub on: bool,
+    /// The depth each position is searched to (1 to 30; default 8).
+    #[serde(default)]
+    pub depth: Option<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The body of `POST /api/game/{id}/resign`.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRequest {
+    /// The side that resigns (default: the side of the human, the side to
+    /// move when both or neither are human).
+    #[serde(default)]
+    pub side: Option<String>,
+}
+
+/// The body of `POST /api/game/{id}/draw`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct DrawRequest {
+    /// `offer` (the opponent accepts or declines) or `claim` (a third
+    /// repetition the rules do not end by themselves).
+    pub action: String,
 }
 
 /// The body of `POST /api/game/{id}/options`; every part optional.
@@ -74,6 +121,68 @@ pub struct OptionsRequest {
     /// The engines' search limits per move.
     #[serde(default)]
     pub limits: Option<MoveLimits>,
+    /// Clocks for each side; a side with one plays on its time (`null`
+    /// turns a side's clock off).
+    #[serde(default)]
+    pub clocks: Option<ClocksRequest>,
+    /// The level each side's engine plays at.
+    #[serde(default)]
+    pub levels: Option<LevelsRequest>,
+}
+
+/// The clocks asked for, by side; a missing side is left as it is.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ClocksRequest {
+    /// Red's clock, or `null` for none.
+    #[serde(default, deserialize_with = "some")]
+    pub red: Option<Option<TimeControl>>,
+    /// Blue's clock, or `null` for none.
+    #[serde(default, deserialize_with = "some")]
+    pub blue: Option<Option<TimeControl>>,
+}
+
+/// A present field as `Some`, even when it is `null`.
+fn some<'de, T: Deserialize<'de>, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// A side's time control: a base time and an increment per move.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct TimeControl {
+    /// The time at the start, ms (1 s to 10 h).
+    pub base_ms: u64,
+    /// Added after each of the side's moves, ms (up to 10 min).
+    #[serde(default)]
+    pub inc_ms: u64,
+}
+
+/// The levels asked for, by side; a missing side is left as it is.
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LevelsRequest {
+    /// Red's engine's level.
+    #[serde(default)]
+    pub red: Option<Level>,
+    /// Blue's engine's level.
+    #[serde(default)]
+    pub blue: Option<Level>,
+}
+
+/// How strong an engine plays: full strength (neither field), a `Skill Level`
+/// (0-20), or a rating (`UCI_LimitStrength` with `UCI_Elo`).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// `Skill Level`, 0 (weakest) to 20 (full strength).
+    #[serde(default)]
+    pub skill: Option<u32>,
+    /// `UCI_Elo` with `UCI_LimitStrength` on.
+    #[serde(default)]
+    pub elo: Option<u32>,
 }
 
 /// Who plays each side.
@@ -152,8 +261,100 @@ pub struct State {
     pub error: Option<String>,
     /// The game as a record (`doushou match`'s format), to copy.
     pub pgn: String,
+    /// Each move of the game line for people: the animal, the squares and
+    /// `×` for a capture (`L g1×g2`).
+    pub move_list: Vec<MoveView>,
+    /// Each side's clock, if it has one.
+    pub clocks: ClocksView,
+    /// Each side's engine level.
+    pub levels: LevelsView,
+    /// The review of the game line, if one was asked.
+    pub review: Option<ReviewView>,
+    /// What the endgame table says about the position shown, once tables
+    /// exist (always `null` until then).
+    pub tablebase: Option<serde_json::Value>,
+    /// Whether a draw can be claimed in the position shown.
+    pub draw_claimable: bool,
     /// The record's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
+}
+
+/// One move of the game line, for people.
+#[derive(Serialize, Debug, Clone)]
+pub struct MoveView {
+    /// Protocol notation, `g1g2`.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The animal's letter, uppercase (`L`).
+    pub letter: String,
+    /// Whether it took a piece.
+    pub capture: bool,
+    /// `L g1g2`, or `L g1×g2` for a capture.
+    pub display: String,
+}
+
+/// Both clocks.
+#[derive(Serialize, Debug, Clone, Default)]
+pub struct ClocksView {
+    /// Red's clock.
+    pub red: Option<ClockView>,
+    /// Blue's clock.
+    pub blue: Option<ClockView>,
+    /// The side whose clock runs now, if one does.
+    pub running: Option<String>,
+}
+
+/// One side's clock.
+#[derive(Serialize, Debug, Clone)]
+pub struct ClockView {
+    /// Its time control.
+    pub control: TimeControl,
+    /// Time left when the state was made, ms (it runs on while `running`).
+    pub remaining_ms: i64,
+}
+
+/// Both sides' engine levels.
+#[derive(Serialize, Debug, Clone, Default)]
+pub struct LevelsView {
+    /// Red's.
+    pub red: Level,
+    /// Blue's.
+    pub blue: Level,
+}
+
+/// The review of a game: a search of every position, each move judged.
+#[derive(Serialize, Debug, Clone)]
+pub struct ReviewView {
+    /// The depth of each search.
+    pub depth: u32,
+    /// Positions searched so far.
+    pub done: usize,
+    /// Positions to search (moves + 1).
+    pub total: usize,
+    /// Whether the searches go on.
+    pub running: bool,
+    /// Why it stopped early, if it failed.
+    pub error: Option<String>,
+    /// One entry per move, once all are searched.
+    pub plies: Vec<ReviewPly>,
+}
+
+/// One move of a review.
+#[derive(Serialize, Debug, Clone)]
+pub struct ReviewPly {
+    /// Which move (from 1).
+    pub ply: usize,
+    /// The move played.
+    #[serde(rename = "move")]
+    pub played: String,
+    /// The engine's choice in the position before it.
+    pub best: String,
+    /// The evaluation after the move, centipawns from Red's view (mates as ±10000).
+    pub cp: i32,
+    /// Centipawns the move lost against the engine's choice.
+    pub drop: i32,
+    /// `inaccuracy`, `mistake` or `blunder`, if it is one.
+    pub judgement: Option<&'static str>,
 }
 
 /// One square of the board.
@@ -178,7 +379,8 @@ pub struct PieceView {
     pub side: String,
     /// `elephant`, `lion`, ...
     pub animal: &'static str,
-    /// Its rank under the rules in force (1 rat .. 8 elephant).
+    /// Its rank where it stands under the rules in force (1 rat .. 8
+    /// elephant; 0 in a trap that weakens it).
     pub rank: u8,
 }
 
@@ -187,7 +389,8 @@ pub struct PieceView {
 pub struct OutcomeView {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: &'static str,
-    /// `den`, `no_pieces`, `no_move`, `repetition` or `no_capture_limit`.
+    /// `den`, `no_pieces`, `no_move`, `repetition`, `no_capture_limit`,
+    /// `resignation`, `time` or `agreement`.
     pub reason: &'static str,
     /// `red`, `blue`, or none for a draw.
     pub winner: Option<String>,
@@ -200,6 +403,10 @@ pub struct OutcomeView {
 pub struct RuleView {
     /// Its protocol name.
     pub name: &'static str,
+    /// What it is called for people.
+    pub label: &'static str,
+    /// What it changes, in a sentence.
+    pub help: &'static str,
     /// Its value now.
     pub value: String,
     /// `check`, `combo` or `spin`.

@@ -5,10 +5,13 @@
 //! analysis.
 
 use super::api::{
-    AnalysisLine, AnalysisView, ApiError, MoveLimits, OptionsRequest, PieceView, Players, RuleView,
-    ScoreView, SquareView, State, Thinking,
+    AnalysisLine, AnalysisView, ApiError, Level, LevelsView, MoveLimits, MoveView, OptionsRequest,
+    OutcomeView, PieceView, Players, ReviewView, RuleView, ScoreView, SquareView, State, Thinking,
 };
+use super::clock::Clocks;
 use super::engine::{EngineHandle, Event, Request};
+use super::review::{self, ReviewEvent, ReviewJob};
+use super::rule_text::rule_text;
 use crate::client::EngineSpec;
 use crate::engine::score::{Score, ScoreBound};
 use crate::protocol::reply::InfoLine;
@@ -48,6 +51,72 @@ const HANG_UNTIMED: Duration = Duration::from_secs(120);
 
 /// The move time when no limit is set, ms.
 const DEFAULT_MOVETIME: u64 = 1000;
+/// The limits accepted per move: milliseconds, depth, nodes.
+const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 1..=3_600_000;
+const DEPTH_RANGE: std::ops::RangeInclusive<u32> = 1..=64;
+const NODES_RANGE: std::ops::RangeInclusive<u64> = 1..=10_000_000_000;
+/// The levels accepted: `Skill Level` and `UCI_Elo`.
+const SKILL_RANGE: std::ops::RangeInclusive<u32> = 0..=20;
+const ELO_RANGE: std::ops::RangeInclusive<u32> = 500..=3000;
+/// How often the clock watcher looks for a fallen flag.
+const CLOCK_TICK: Duration = Duration::from_millis(100);
+
+/// How a game line ended other than by the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    /// This side resigned.
+    Resigned(Side),
+    /// This side's time ran out.
+    Flag(Side),
+    /// A draw offered and accepted.
+    Agreed,
+    /// A draw claimed on a third repetition.
+    Claimed,
+}
+
+impl Ending {
+    fn view(self) -> OutcomeView {
+        let (winner, reason, text) = match self {
+            Ending::Resigned(side) => (
+                Some(side.opponent()),
+                "resignation",
+                format!("{} wins: {side} resigns", side.opponent()),
+            ),
+            Ending::Flag(side) => (
+                Some(side.opponent()),
+                "time",
+                format!("{} wins on time: {side}'s flag fell", side.opponent()),
+            ),
+            Ending::Agreed => (None, "agreement", "draw by agreement".to_string()),
+            Ending::Claimed => (
+                None,
+                "repetition",
+                "draw claimed: the position occurred a third time".to_string(),
+            ),
+        };
+        OutcomeView {
+            result: match winner {
+                Some(Side::Red) => "1-0",
+                Some(Side::Blue) => "0-1",
+                None => "1/2-1/2",
+            },
+            reason,
+            winner: winner.map(|w| w.to_string()),
+            text,
+        }
+    }
+}
+
+/// A review of the game line: what was asked and what came back.
+struct Review {
+    /// The line reviewed: the review is dropped when the line changes.
+    moves: Vec<Move>,
+    view: ReviewView,
+    /// The searches, while they run.
+    job: Option<ReviewJob>,
+    /// Tags the reports, so that a cancelled review's are dropped.
+    id: u64,
+}
 
 struct Inner {
     rules: Rules,
@@ -60,6 +129,8 @@ struct Inner {
     limits: MoveLimits,
     analysis_on: bool,
     multipv: u32,
+    /// The engine that analyses, by index.
+    analysis_engine: usize,
     /// The side to move in the position being analysed (scores are turned to Red's view).
     analysed_side: Side,
     lines: Vec<AnalysisLine>,
@@ -80,6 +151,20 @@ struct Inner {
     date: String,
     /// The game record loaded, if the game comes from one.
     loaded: Option<Loaded>,
+    /// How the game line ended, if not by the rules.
+    ending: Option<Ending>,
+    clocks: Clocks,
+    /// Each side's engine level.
+    levels: [Level; 2],
+    /// Engines that were sent a level, by index: they get full strength back
+    /// explicitly.
+    weakened: Vec<bool>,
+    /// Each side's engine's last score while choosing its move (Red's view).
+    last_score: [Option<ScoreView>; 2],
+    review: Option<Review>,
+    reviews_started: u64,
+    /// Pages listening to the event stream.
+    listeners: usize,
 }
 
 /// Who played a move, as the record names them.
@@ -121,12 +206,52 @@ impl Inner {
     }
 
     /// Plays `m` on the shown position by `mover`; the moves after it go.
+    /// A move at the end of the line is charged to the mover's clock: if its
+    /// flag had fallen the game is lost on time and the move is not played.
     fn push_move(&mut self, m: Move, mover: Mover) {
+        if self.ply == self.moves.len() {
+            let side = self.game().position().side_to_move();
+            if self.clocks.moved(side) {
+                self.ending = Some(Ending::Flag(side));
+                return;
+            }
+        }
         self.moves.truncate(self.ply);
         self.movers.truncate(self.ply);
         self.moves.push(m);
         self.movers.push(mover);
         self.ply += 1;
+        self.ending = None;
+    }
+
+    /// How the game stands at the shown position: over by the rules, or by
+    /// an ending of the line (shown at its last position).
+    fn outcome(&self) -> Option<OutcomeView> {
+        if let Some(o) = self.game().outcome() {
+            return Some(outcome_view(o));
+        }
+        self.ending
+            .filter(|_| self.ply == self.moves.len())
+            .map(Ending::view)
+    }
+
+    /// Whether the line is over (by the rules at its end, or an ending).
+    fn line_over(&self) -> bool {
+        self.ending.is_some() || self.game_at(self.moves.len()).outcome().is_some()
+    }
+
+    /// The side whose clock should run: the side to move at the end of a
+    /// line still being played.
+    fn clock_side(&self) -> Option<Side> {
+        (self.ply == self.moves.len() && self.outcome().is_none())
+            .then(|| self.game().position().side_to_move())
+    }
+
+    /// Drops a review of another line.
+    fn drop_stale_review(&mut self) {
+        if self.review.as_ref().is_some_and(|r| r.moves != self.moves) {
+            self.review = None;
+        }
     }
 
     /// Starts a new game line from `start` with `moves` played by `movers`.
@@ -137,6 +262,9 @@ impl Inner {
         self.ply = self.moves.len();
         self.loaded = None;
         self.date = pgn::today();
+        self.ending = None;
+        self.clocks.reset();
+        self.last_score = [None, None];
     }
 }
 
@@ -149,6 +277,22 @@ pub struct GuiGame {
     inner: Mutex<Inner>,
     subscribers: Mutex<Vec<Sender<String>>>,
     last_used: Mutex<Instant>,
+}
+
+/// A page's event stream: the events, and the page counted as listening
+/// until this is dropped. When the last page goes, the analysis stops.
+pub struct Listener {
+    /// The events, each ready to write.
+    pub events: Receiver<String>,
+    game: Weak<GuiGame>,
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        if let Some(game) = self.game.upgrade() {
+            game.listener_left();
+        }
+    }
 }
 
 /// Locks a mutex, also after a thread panicked while holding it (the data
@@ -224,6 +368,71 @@ fn line_of(info: &InfoLine, side_to_move: Side) -> Option<AnalysisLine> {
     })
 }
 
+/// A game end by the rules as the page shows it.
+fn outcome_view(o: Outcome) -> OutcomeView {
+    OutcomeView {
+        result: o.score_text(),
+        reason: reason_word(o),
+        winner: match o {
+            Outcome::Win { winner, .. } => Some(winner.to_string()),
+            Outcome::Draw(_) => None,
+        },
+        text: o.to_string(),
+    }
+}
+
+/// Checks a level and answers the options that set it on an engine.
+fn level_options(level: Level, weakened: bool) -> Result<Vec<(String, String)>, ApiError> {
+    let pair = |n: &str, v: String| (n.to_string(), v);
+    match (level.skill, level.elo) {
+        (Some(_), Some(_)) => Err(bad(422, "a level is a skill or an Elo, not both")),
+        (Some(s), None) if !SKILL_RANGE.contains(&s) => {
+            Err(bad(422, format!("Skill Level {s}: expected 0 to 20")))
+        }
+        (None, Some(e)) if !ELO_RANGE.contains(&e) => {
+            Err(bad(422, format!("UCI_Elo {e}: expected 500 to 3000")))
+        }
+        (Some(s), None) => Ok(vec![
+            pair("UCI_LimitStrength", "false".into()),
+            pair("Skill Level", s.to_string()),
+        ]),
+        (None, Some(e)) => Ok(vec![
+            pair("UCI_LimitStrength", "true".into()),
+            pair("UCI_Elo", e.to_string()),
+        ]),
+        // Full strength: said only to an engine that was weakened before,
+        // so that engines without these options are never sent them.
+        (None, None) if weakened => Ok(vec![
+            pair("UCI_LimitStrength", "false".into()),
+            pair("Skill Level", "20".into()),
+        ]),
+        (None, None) => Ok(Vec::new()),
+    }
+}
+
+/// A mating line as the engine gives it may stop short of the move that
+/// wins (the den entry ends the game, so the search reports no move after
+/// it): the winning moves the rules find at its end are added, so that the
+/// line shows the whole mate.
+fn complete_mate(mut game: Game, pv: &mut Vec<String>) {
+    for text in pv.iter() {
+        if game.play_text(text).is_err() {
+            return;
+        }
+    }
+    while game.outcome().is_none() && pv.len() < 200 {
+        let mover = game.position().side_to_move();
+        let win = game.legal_moves().iter().copied().find(|&m| {
+            let mut next = game.clone();
+            next.make(m);
+            matches!(next.outcome(), Some(Outcome::Win { winner, .. }) if winner == mover)
+        });
+        let Some(m) = win else { return };
+        game.make(m);
+        pv.push(m.to_string());
+    }
+}
+
 /// The reason of a game end as one word for scripts.
 fn reason_word(outcome: Outcome) -> &'static str {
     match outcome {
@@ -241,9 +450,8 @@ impl GuiGame {
     /// A new game from the start position under `rules`: Red played at the
     /// page, Blue by the first engine.
     pub fn new(id: String, engines: Arc<Vec<EngineSpec>>, rules: Rules) -> Arc<GuiGame> {
-        Arc::new_cyclic(|me| GuiGame {
+        let game = Arc::new_cyclic(|me| GuiGame {
             id,
-            engines,
             me: me.clone(),
             inner: Mutex::new(Inner {
                 rules,
@@ -258,6 +466,7 @@ impl GuiGame {
                 },
                 analysis_on: false,
                 multipv: 3,
+                analysis_engine: 0,
                 analysed_side: Side::Red,
                 lines: Vec::new(),
                 thinking: None,
@@ -270,10 +479,58 @@ impl GuiGame {
                 movers: Vec::new(),
                 date: pgn::today(),
                 loaded: None,
+                ending: None,
+                clocks: Clocks::default(),
+                levels: [Level::default(); 2],
+                weakened: vec![false; engines.len()],
+                last_score: [None, None],
+                review: None,
+                reviews_started: 0,
+                listeners: 0,
             }),
+            engines,
             subscribers: Mutex::new(Vec::new()),
             last_used: Mutex::new(Instant::now()),
-        })
+        });
+        let watched = Arc::downgrade(&game);
+        let spawned = std::thread::Builder::new()
+            .name("gui-clock".into())
+            .spawn(move || watch_clocks(&watched));
+        if let Err(e) = spawned {
+            log::error!("gui: cannot start the clock watcher: {e}");
+        }
+        game
+    }
+
+    /// Loses the game on time for a side whose flag fell.
+    fn check_flag(&self) {
+        let state = {
+            let mut inner = lock(&self.inner);
+            let Some(side) = inner.clocks.flag_fallen() else {
+                return;
+            };
+            inner.ending = Some(Ending::Flag(side));
+            self.restart_engines(&mut inner);
+            self.state_of(&inner)
+        };
+        self.publish(sse("state", &state));
+    }
+
+    /// A page stopped listening; the last one takes the analysis with it
+    /// (an engine must not search for nobody).
+    fn listener_left(&self) {
+        let state = {
+            let mut inner = lock(&self.inner);
+            inner.listeners = inner.listeners.saturating_sub(1);
+            if inner.listeners > 0 || !inner.analysis_on {
+                return;
+            }
+            log::info!("gui: game {}: no page listens, analysis stopped", self.id);
+            inner.analysis_on = false;
+            self.restart_engines(&mut inner);
+            self.state_of(&inner)
+        };
+        self.publish(sse("state", &state));
     }
 
     /// How long since a request or a listening page last used this game.
@@ -296,12 +553,16 @@ impl GuiGame {
 
     /// A stream of server-sent events for one page: the state now, then
     /// every change.
-    pub fn subscribe(&self) -> Receiver<String> {
+    pub fn subscribe(&self) -> Listener {
         let (tx, rx) = channel();
         let state = self.state();
         let _ = tx.send(sse("state", &state));
         lock(&self.subscribers).push(tx);
-        rx
+        lock(&self.inner).listeners += 1;
+        Listener {
+            events: rx,
+            game: self.me.clone(),
+        }
     }
 
     fn publish(&self, event: String) {
@@ -319,6 +580,7 @@ impl GuiGame {
             let mut inner = lock(&self.inner);
             f(&mut inner)?;
             inner.error = None;
+            inner.drop_stale_review();
             self.restart_engines(&mut inner);
             self.state_of(&inner)
         };
@@ -331,8 +593,8 @@ impl GuiGame {
     pub fn play(&self, text: &str) -> Result<State, ApiError> {
         self.change(|inner| {
             let mut game = inner.game();
-            if let Some(outcome) = game.outcome() {
-                return Err(bad(422, format!("the game is over: {outcome}")));
+            if let Some(outcome) = inner.outcome() {
+                return Err(bad(422, format!("the game is over: {}", outcome.text)));
             }
             let side = game.position().side_to_move();
             if inner.ply == inner.moves.len() && inner.side_player(side) != Player::Human {
@@ -343,6 +605,43 @@ impl GuiGame {
             }
             let m = game.play_text(text).map_err(|e| bad(422, e.to_string()))?;
             inner.push_move(m, self.mover(inner, Player::Human));
+            Ok(())
+        })
+    }
+
+    /// Plays a line of moves (an analysis line) from the shown position,
+    /// replacing the moves after it, and shows the position after its first
+    /// move: the rest is stepped through as any game line.
+    pub fn play_line(&self, moves: &[String]) -> Result<State, ApiError> {
+        if moves.is_empty() {
+            return Err(bad(422, "an empty line"));
+        }
+        self.change(|inner| {
+            let mut game = inner.game();
+            let start = inner.ply;
+            let mut checked = Vec::with_capacity(moves.len());
+            for (i, text) in moves.iter().enumerate() {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let m = game
+                    .play_text(text)
+                    .map_err(|e| bad(422, format!("move {} of the line: {e}", i + 1)))?;
+                checked.push(m);
+            }
+            if checked.is_empty() {
+                return Err(bad(422, "the game is over here"));
+            }
+            let analyst = Mover {
+                name: self.engines[inner.analysis_engine].name.clone(),
+                level: None,
+            };
+            inner.moves.truncate(start);
+            inner.movers.truncate(start);
+            inner.ending = None;
+            inner.moves.extend(&checked);
+            inner.movers.extend(vec![analyst; checked.len()]);
+            inner.ply = start + 1;
             Ok(())
         })
     }
@@ -376,9 +675,11 @@ impl GuiGame {
             Some(Ok(spec)) => spec,
             Some(Err(e)) => return Err(bad(400, format!("line {}: {}", e.line, e.error))),
             None => {
+                // Counted from 1, as people (and the page) number games.
+                let games = if count == 1 { "game" } else { "games" };
                 return Err(bad(
                     400,
-                    format!("game {index} asked, the text has {count}"),
+                    format!("game {} asked, the text has {count} {games}", index + 1),
                 ));
             }
         };
@@ -448,7 +749,19 @@ impl GuiGame {
     }
 
     /// Turns analysis of the shown position on or off.
-    pub fn set_analysis(&self, on: bool, multipv: Option<u32>) -> Result<State, ApiError> {
+    pub fn set_analysis(
+        &self,
+        on: bool,
+        multipv: Option<u32>,
+        engine: Option<&str>,
+    ) -> Result<State, ApiError> {
+        let engine = match engine {
+            Some(name) => match self.player_named(name)? {
+                Player::Engine(i) => Some(i),
+                Player::Human => return Err(bad(422, "a person cannot analyse here")),
+            },
+            None => None,
+        };
         self.change(|inner| {
             if let Some(k) = multipv {
                 if !(1..=32).contains(&k) {
@@ -456,9 +769,206 @@ impl GuiGame {
                 }
                 inner.multipv = k;
             }
+            if let Some(i) = engine.filter(|&i| i != inner.analysis_engine) {
+                // The old analyser's thread ends with its handle.
+                inner.analyser = None;
+                let old = format!("{} (analysis)", self.engines[inner.analysis_engine].name);
+                inner.confirmed.remove(&old);
+                inner.analysis_engine = i;
+            }
             inner.analysis_on = on;
             Ok(())
         })
+    }
+
+    /// Ends the game line: `side` resigns (by default the human's side, or
+    /// the side to move when both or neither are human).
+    pub fn resign(&self, side: Option<&str>) -> Result<State, ApiError> {
+        let side = side.map(parse_side).transpose()?;
+        self.change(|inner| {
+            if inner.line_over() {
+                return Err(bad(409, "the game is already over"));
+            }
+            let side = side.unwrap_or_else(|| {
+                let to_move = inner.game_at(inner.moves.len()).position().side_to_move();
+                match inner.players {
+                    [Player::Human, Player::Engine(_)] => Side::Red,
+                    [Player::Engine(_), Player::Human] => Side::Blue,
+                    _ => to_move,
+                }
+            });
+            inner.ending = Some(Ending::Resigned(side));
+            inner.ply = inner.moves.len();
+            Ok(())
+        })
+    }
+
+    /// A draw offered to the opponent (an engine accepts when its last score
+    /// says it is not better, or the game is level after 40 plies; a person
+    /// at the same page accepts), or claimed on a third repetition that the
+    /// rules do not end by themselves.
+    pub fn draw(&self, action: &str) -> Result<State, ApiError> {
+        self.change(|inner| {
+            if inner.line_over() {
+                return Err(bad(409, "the game is already over"));
+            }
+            inner.ply = inner.moves.len();
+            match action {
+                "claim" => {
+                    if inner.game().occurrences() < 3 {
+                        return Err(bad(
+                            409,
+                            "no draw to claim: the position has not occurred three times",
+                        ));
+                    }
+                    inner.ending = Some(Ending::Claimed);
+                }
+                "offer" => {
+                    let to_move = inner.game().position().side_to_move();
+                    // The offer goes to the engine, if one side is one.
+                    let engine_side = [to_move.opponent(), to_move]
+                        .into_iter()
+                        .find(|s| inner.side_player(*s) != Player::Human);
+                    if let Some(side) = engine_side {
+                        let own_view = inner.last_score[side.index()].as_ref().map(|s| {
+                            let cp = s.cp.unwrap_or(if s.mate.unwrap_or(0) > 0 {
+                                10_000
+                            } else {
+                                -10_000
+                            });
+                            if side == Side::Red { cp } else { -cp }
+                        });
+                        let accepts = match own_view {
+                            Some(cp) => cp <= -150 || (cp.abs() <= 30 && inner.moves.len() >= 40),
+                            None => false,
+                        };
+                        if !accepts {
+                            let name = self.player_name(inner.side_player(side));
+                            return Err(bad(409, format!("{name} declines the draw")));
+                        }
+                    }
+                    inner.ending = Some(Ending::Agreed);
+                }
+                other => {
+                    return Err(bad(
+                        422,
+                        format!("draw action '{other}': expected offer or claim"),
+                    ));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Takes back the last move a person played and everything after it
+    /// (against an engine, its reply too); with no person playing, the last
+    /// move. An ending (resignation, flag, draw) is taken back first.
+    pub fn takeback(&self) -> Result<State, ApiError> {
+        self.change(|inner| {
+            if inner.ending.take().is_some() {
+                inner.ply = inner.moves.len();
+                return Ok(());
+            }
+            if inner.moves.is_empty() {
+                return Err(bad(409, "no move to take back"));
+            }
+            let first = inner.start.side_to_move();
+            let mover = |ply: usize| {
+                if ply.is_multiple_of(2) {
+                    first
+                } else {
+                    first.opponent()
+                }
+            };
+            let human_moves: Vec<usize> = (0..inner.moves.len())
+                .filter(|&p| inner.side_player(mover(p)) == Player::Human)
+                .collect();
+            let to = match human_moves.last() {
+                Some(&p) => p,
+                None => inner.moves.len() - 1,
+            };
+            inner.moves.truncate(to);
+            inner.movers.truncate(to);
+            inner.ply = to;
+            Ok(())
+        })
+    }
+
+    /// Reviews the game line at `depth` in the background (or cancels the
+    /// review): every position searched, every move judged.
+    pub fn set_review(&self, on: bool, depth: Option<u32>) -> Result<State, ApiError> {
+        let depth = depth.unwrap_or(review::DEFAULT_DEPTH);
+        if !(1..=review::MAX_DEPTH).contains(&depth) {
+            return Err(bad(
+                422,
+                format!("review depth {depth}: expected 1 to {}", review::MAX_DEPTH),
+            ));
+        }
+        self.change(|inner| {
+            if !on {
+                inner.review = None;
+                return Ok(());
+            }
+            if inner.moves.is_empty() {
+                return Err(bad(409, "no move to review"));
+            }
+            inner.reviews_started += 1;
+            let id = inner.reviews_started;
+            let me = self.me.clone();
+            let job = ReviewJob::start(
+                inner.rules,
+                inner.start.fen(),
+                &inner.moves,
+                depth,
+                move |event| {
+                    if let Some(game) = me.upgrade() {
+                        game.on_review_event(id, event);
+                    }
+                },
+            );
+            inner.review = Some(Review {
+                moves: inner.moves.clone(),
+                view: ReviewView {
+                    depth,
+                    done: 0,
+                    total: inner.moves.len() + 1,
+                    running: true,
+                    error: None,
+                    plies: Vec::new(),
+                },
+                job: Some(job),
+                id,
+            });
+            Ok(())
+        })
+    }
+
+    fn on_review_event(&self, id: u64, event: ReviewEvent) {
+        let state = {
+            let mut inner = lock(&self.inner);
+            let Some(review) = inner.review.as_mut().filter(|r| r.id == id) else {
+                return;
+            };
+            match event {
+                ReviewEvent::Progress(done, total) => {
+                    review.view.done = done;
+                    review.view.total = total;
+                }
+                ReviewEvent::Done(plies) => {
+                    review.view.plies = plies;
+                    review.view.running = false;
+                    review.job = None;
+                }
+                ReviewEvent::Failed(why) => {
+                    review.view.error = Some(why);
+                    review.view.running = false;
+                    review.job = None;
+                }
+            }
+            inner.version += 1;
+            self.state_of(&inner)
+        };
+        self.publish(sse("state", &state));
     }
 
     /// Changes rules, players and limits; rules are checked whole first, and
@@ -470,8 +980,14 @@ impl GuiGame {
             // The preset replaces every switch: it goes first.
             settings.sort_by_key(|(name, _)| !name.eq_ignore_ascii_case("UCI_Variant"));
             for (name, value) in settings {
+                let value = option_text(value);
+                // `custom` is no preset: it names the switches as they are.
+                if name.eq_ignore_ascii_case("UCI_Variant") && value.eq_ignore_ascii_case("custom")
+                {
+                    continue;
+                }
                 rules
-                    .set(name, &option_text(value))
+                    .set(name, &value)
                     .map_err(|e| bad(422, e.to_string()))?;
             }
             let mut players = inner.players;
@@ -482,12 +998,25 @@ impl GuiGame {
                     }
                 }
             }
-            if let Some(limits) = &request.limits
-                && (limits.movetime == Some(0)
-                    || limits.depth == Some(0)
-                    || limits.nodes == Some(0))
-            {
-                return Err(bad(422, "limits must be positive"));
+            if let Some(limits) = &request.limits {
+                check_limits(limits)?;
+            }
+            let mut levels = inner.levels;
+            if let Some(l) = &request.levels {
+                for (side, level) in [(Side::Red, l.red), (Side::Blue, l.blue)] {
+                    if let Some(level) = level {
+                        level_options(level, false)?;
+                        levels[side.index()] = level;
+                    }
+                }
+            }
+            let mut clocks = inner.clocks.clone();
+            if let Some(c) = &request.clocks {
+                for (side, control) in [(Side::Red, c.red), (Side::Blue, c.blue)] {
+                    if let Some(control) = control {
+                        clocks.set(side, control).map_err(|e| bad(422, e))?;
+                    }
+                }
             }
             if rules != inner.rules {
                 let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
@@ -501,6 +1030,8 @@ impl GuiGame {
                 }
             }
             inner.players = players;
+            inner.levels = levels;
+            inner.clocks = clocks;
             if let Some(limits) = &request.limits {
                 inner.limits = limits.clone();
             }
@@ -525,11 +1056,19 @@ impl GuiGame {
             })
     }
 
-    /// The record's name of a player now.
-    fn mover(&self, _inner: &Inner, player: Player) -> Mover {
+    /// The record's name of a player now, with its level.
+    fn mover(&self, inner: &Inner, player: Player) -> Mover {
+        let level = match player {
+            Player::Human => None,
+            Player::Engine(_) => [Side::Red, Side::Blue]
+                .into_iter()
+                .find(|s| inner.side_player(*s) == player)
+                .and_then(|s| level_options(inner.levels[s.index()], false).ok())
+                .and_then(|options| pgn::level_of(&options)),
+        };
         Mover {
             name: self.player_name(player),
-            level: None,
+            level,
         }
     }
 
@@ -552,7 +1091,10 @@ impl GuiGame {
         };
         match role {
             Role::Player(i) => inner.actors.entry(i).or_insert_with(|| start(i)),
-            Role::Analysis => inner.analyser.get_or_insert_with(|| start(0)),
+            Role::Analysis => {
+                let index = inner.analysis_engine;
+                inner.analyser.get_or_insert_with(|| start(index))
+            }
         }
     }
 
@@ -567,8 +1109,10 @@ impl GuiGame {
         for actor in inner.actors.values().chain(&inner.analyser) {
             actor.send(Request::Stop);
         }
+        let clock_side = inner.clock_side();
+        inner.clocks.run(clock_side);
         let game = inner.game();
-        if game.outcome().is_some() {
+        if inner.outcome().is_some() {
             return;
         }
         let side = game.position().side_to_move();
@@ -591,21 +1135,34 @@ impl GuiGame {
         {
             let limits = inner.limits.clone();
             let mut go = String::from("go");
-            let movetime = match (limits.movetime, limits.depth, limits.nodes) {
-                (None, None, None) => Some(DEFAULT_MOVETIME),
-                (mt, _, _) => mt,
+            let hang_after = if let Some(left) = inner.clocks.remaining(side) {
+                // On its clock: the engine shares out its own time.
+                go.push_str(&inner.clocks.go_words());
+                Duration::from_millis(left.max(0) as u64) + HANG_GRACE
+            } else {
+                let movetime = match (limits.movetime, limits.depth, limits.nodes) {
+                    (None, None, None) => Some(DEFAULT_MOVETIME),
+                    (mt, _, _) => mt,
+                };
+                if let Some(ms) = movetime {
+                    go.push_str(&format!(" movetime {ms}"));
+                }
+                if let Some(d) = limits.depth {
+                    go.push_str(&format!(" depth {d}"));
+                }
+                if let Some(n) = limits.nodes {
+                    go.push_str(&format!(" nodes {n}"));
+                }
+                movetime.map_or(HANG_UNTIMED, |ms| Duration::from_millis(ms) + HANG_GRACE)
             };
-            if let Some(ms) = movetime {
-                go.push_str(&format!(" movetime {ms}"));
+            let weakened = inner.weakened[index];
+            let level = inner.levels[side.index()];
+            let mut options = rules.clone();
+            match level_options(level, weakened) {
+                Ok(level_options) => options.extend(level_options),
+                Err(e) => log::warn!("gui: {}", e.message),
             }
-            if let Some(d) = limits.depth {
-                go.push_str(&format!(" depth {d}"));
-            }
-            if let Some(n) = limits.nodes {
-                go.push_str(&format!(" nodes {n}"));
-            }
-            let hang_after =
-                movetime.map_or(HANG_UNTIMED, |ms| Duration::from_millis(ms) + HANG_GRACE);
+            inner.weakened[index] = level != Level::default() || weakened;
             inner.thinking = Some(Thinking {
                 side: side.to_string(),
                 engine: self.engines[index].name.clone(),
@@ -614,7 +1171,7 @@ impl GuiGame {
             self.actor(inner, Role::Player(index))
                 .send(Request::Search {
                     generation,
-                    options: rules.clone(),
+                    options,
                     position: position.clone(),
                     go,
                     hang_after: Some(hang_after),
@@ -639,7 +1196,7 @@ impl GuiGame {
         let mut inner = lock(&self.inner);
         let label = match role {
             Role::Player(i) => self.engines[i].name.clone(),
-            Role::Analysis => format!("{} (analysis)", self.engines[0].name),
+            Role::Analysis => format!("{} (analysis)", self.engines[inner.analysis_engine].name),
         };
         match event {
             Event::Info(generation, info) if generation == inner.generation => {
@@ -647,9 +1204,12 @@ impl GuiGame {
                     Role::Analysis => inner.analysed_side,
                     Role::Player(_) => inner.game().position().side_to_move(),
                 };
-                let Some(line) = line_of(&info, side) else {
+                let Some(mut line) = line_of(&info, side) else {
                     return;
                 };
+                if line.score.mate.is_some() {
+                    complete_mate(inner.game(), &mut line.pv);
+                }
                 match role {
                     Role::Analysis => {
                         let k = line.multipv.max(1) as usize;
@@ -661,10 +1221,15 @@ impl GuiGame {
                         }
                         inner.lines[k - 1] = line;
                     }
-                    Role::Player(_) => match inner.thinking.as_mut() {
-                        Some(t) if line.multipv <= 1 => t.line = Some(line),
-                        _ => return,
-                    },
+                    Role::Player(_) => {
+                        if inner.thinking.is_none() || line.multipv > 1 {
+                            return;
+                        }
+                        inner.last_score[side.index()] = Some(line.score.clone());
+                        if let Some(t) = inner.thinking.as_mut() {
+                            t.line = Some(line);
+                        }
+                    }
                 }
                 let update = sse("analysis", &self.analysis_update(&inner));
                 drop(inner);
@@ -673,15 +1238,15 @@ impl GuiGame {
             Event::BestMove(generation, m)
                 if generation == inner.generation && matches!(role, Role::Player(_)) =>
             {
-                let mut game = inner.game();
+                let game = inner.game();
                 inner.thinking = None;
                 if !m.is_null() && game.is_legal(m) {
-                    game.make(m);
                     if let Role::Player(i) = role {
                         let mover = self.mover(&inner, Player::Engine(i));
                         inner.push_move(m, mover);
                     }
                     inner.error = None;
+                    inner.drop_stale_review();
                     self.restart_engines(&mut inner);
                 } else {
                     inner.version += 1;
@@ -732,7 +1297,7 @@ impl GuiGame {
         AnalysisView {
             on: inner.analysis_on,
             multipv: inner.multipv,
-            engine: self.engines[0].name.clone(),
+            engine: self.engines[inner.analysis_engine].name.clone(),
             lines: inner
                 .lines
                 .iter()
@@ -752,7 +1317,11 @@ impl GuiGame {
         let players = [Side::Red, Side::Blue].map(|side| {
             let mut names: Vec<&Mover> = Vec::new();
             for (i, mover) in inner.movers.iter().enumerate() {
-                let moved = if i % 2 == 0 { first } else { first.opponent() };
+                let moved = if i.is_multiple_of(2) {
+                    first
+                } else {
+                    first.opponent()
+                };
                 if moved == side && !names.iter().any(|m| m.name == mover.name) {
                     names.push(mover);
                 }
@@ -776,9 +1345,13 @@ impl GuiGame {
             }
         });
         let outcome = inner.game_at(inner.moves.len()).outcome();
-        let (mut result, mut termination) = match outcome {
-            Some(o) => (o.score_text().to_string(), Some(o.to_string())),
-            None => ("*".to_string(), None),
+        let (mut result, mut termination) = match (outcome, inner.ending) {
+            (Some(o), _) => (o.score_text().to_string(), Some(o.to_string())),
+            (None, Some(e)) => {
+                let view = e.view();
+                (view.result.to_string(), Some(view.text))
+            }
+            (None, None) => ("*".to_string(), None),
         };
         let mut extra = Vec::new();
         let mut tags = pgn::GameTags {
@@ -791,7 +1364,7 @@ impl GuiGame {
             result: String::new(),
             termination: None,
             rules: inner.rules,
-            time_control: None,
+            time_control: inner.clocks.tag(),
             start_fen: inner.start.fen(),
             extra: Vec::new(),
         };
@@ -812,7 +1385,7 @@ impl GuiGame {
                     *field = v;
                 }
             }
-            tags.time_control = tag("TimeControl");
+            tags.time_control = tag("TimeControl").or(tags.time_control);
             for (i, name) in ["RedLevel", "BlueLevel"].into_iter().enumerate() {
                 if let Some(level) = tag(name) {
                     tags.levels[i].get_or_insert(level);
@@ -835,7 +1408,7 @@ impl GuiGame {
     fn state_of(&self, inner: &Inner) -> State {
         let game = inner.game();
         let pos = game.position();
-        let outcome = game.outcome();
+        let outcome = inner.outcome();
         let side = pos.side_to_move();
         let can_move = outcome.is_none()
             && (inner.ply < inner.moves.len() || inner.side_player(side) == Player::Human);
@@ -866,12 +1439,21 @@ impl GuiGame {
         let pieces = squares_top_down()
             .filter_map(|sq| {
                 let p = pos.piece_at(sq)?;
+                // A trap that weakens its stander leaves it rank 0 there.
+                let weakened = match ground(sq) {
+                    Ground::Trap(owner) => inner.rules.universal_traps || owner != p.side,
+                    _ => false,
+                };
                 Some(PieceView {
                     square: sq.to_string(),
                     piece: p.letter().to_string(),
                     side: p.side.to_string(),
                     animal: p.animal.name(),
-                    rank: inner.rules.rank(p.animal),
+                    rank: if weakened {
+                        0
+                    } else {
+                        inner.rules.rank(p.animal)
+                    },
                 })
             })
             .collect();
@@ -894,8 +1476,11 @@ impl GuiGame {
                         ("string", default.to_string(), vec![], None, None)
                     }
                 };
+                let (label, help) = rule_text(name);
                 RuleView {
                     name,
+                    label,
+                    help,
                     value: inner.rules.get(name).unwrap_or_default(),
                     kind: kind_name,
                     default,
@@ -907,6 +1492,28 @@ impl GuiGame {
             .collect();
         let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
         let record = self.record(inner);
+        let mut replay = Game::new(inner.rules, inner.start);
+        let move_list = inner
+            .moves
+            .iter()
+            .map(|&m| {
+                let letter = replay
+                    .position()
+                    .piece_at(m.from())
+                    .map_or('?', |p| p.animal.letter().to_ascii_uppercase());
+                let capture = replay.position().piece_at(m.to()).is_some();
+                replay.make(m);
+                let cross = if capture { "×" } else { "" };
+                MoveView {
+                    text: m.to_string(),
+                    letter: letter.to_string(),
+                    capture,
+                    display: format!("{letter} {}{cross}{}", m.from(), m.to()),
+                }
+            })
+            .collect();
+        let draw_claimable =
+            inner.ply == inner.moves.len() && outcome.is_none() && game.occurrences() >= 3;
         State {
             id: self.id.clone(),
             version: inner.version,
@@ -920,15 +1527,7 @@ impl GuiGame {
             pieces,
             legal,
             last_move: inner.ply.checked_sub(1).map(|i| inner.moves[i].to_string()),
-            outcome: outcome.map(|o| super::api::OutcomeView {
-                result: o.score_text(),
-                reason: reason_word(o),
-                winner: match o {
-                    Outcome::Win { winner, .. } => Some(winner.to_string()),
-                    Outcome::Draw(_) => None,
-                },
-                text: o.to_string(),
-            }),
+            outcome,
             variant: inner.rules.preset_name().unwrap_or("custom").to_string(),
             rules,
             players: Players {
@@ -943,8 +1542,60 @@ impl GuiGame {
             error: inner.error.clone(),
             pgn: record.to_string(),
             result: record.result,
+            move_list,
+            clocks: inner.clocks.view(),
+            levels: LevelsView {
+                red: inner.levels[0],
+                blue: inner.levels[1],
+            },
+            review: inner.review.as_ref().map(|r| r.view.clone()),
+            tablebase: None,
+            draw_claimable,
         }
     }
+}
+
+/// Looks for a fallen flag every [`CLOCK_TICK`] while the game exists.
+fn watch_clocks(game: &Weak<GuiGame>) {
+    loop {
+        std::thread::sleep(CLOCK_TICK);
+        match game.upgrade() {
+            Some(game) => game.check_flag(),
+            None => return,
+        }
+    }
+}
+
+/// `red` or `blue`.
+fn parse_side(text: &str) -> Result<Side, ApiError> {
+    match text.to_ascii_lowercase().as_str() {
+        "red" => Ok(Side::Red),
+        "blue" => Ok(Side::Blue),
+        _ => Err(bad(422, format!("side '{text}': expected red or blue"))),
+    }
+}
+
+/// Each limit in its range: a depth of 1000 would never end.
+fn check_limits(limits: &MoveLimits) -> Result<(), ApiError> {
+    let out = |what: &str, value: u64, lo: u64, hi: u64| {
+        Err(bad(422, format!("{what} {value}: expected {lo} to {hi}")))
+    };
+    if let Some(ms) = limits.movetime.filter(|v| !MOVETIME_RANGE.contains(v)) {
+        return out(
+            "movetime",
+            ms,
+            *MOVETIME_RANGE.start(),
+            *MOVETIME_RANGE.end(),
+        );
+    }
+    if let Some(d) = limits.depth.filter(|v| !DEPTH_RANGE.contains(v)) {
+        let (lo, hi) = (*DEPTH_RANGE.start(), *DEPTH_RANGE.end());
+        return out("depth", d.into(), lo.into(), hi.into());
+    }
+    if let Some(n) = limits.nodes.filter(|v| !NODES_RANGE.contains(v)) {
+        return out("nodes", n, *NODES_RANGE.start(), *NODES_RANGE.end());
+    }
+    Ok(())
 }
 
 /// The `analysis` event: the analysis and the playing engine's thoughts.

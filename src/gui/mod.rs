@@ -6,20 +6,25 @@
 //! - [`api`]: the JSON types of the API (docs/gui.md).
 //! - [`game`]: one game per browser tab ([`game::GuiGame`]), with its engines.
 //! - [`engine`]: one engine process per thread, through the match runner's client.
+//! - [`clock`]: the clocks of a game; [`review`]: a game's review in the
+//!   background; [`rule_text`]: the rule options explained for people.
 //!
 //! One thread per request: requests are short, except the server-sent event
 //! streams, each of which keeps its own thread while the page is open.
 
 pub mod api;
+pub mod clock;
 pub mod engine;
 pub mod game;
+pub mod review;
+pub mod rule_text;
 
 use crate::client::EngineSpec;
 use crate::rules::Rules;
 use crate::util::rng::SplitMix64;
 use api::{
-    AnalysisRequest, ApiError, MoveRequest, NavigateRequest, OptionsRequest, PgnRequest,
-    PositionRequest, State,
+    AnalysisRequest, ApiError, DrawRequest, LineRequest, MoveRequest, NavigateRequest,
+    OptionsRequest, PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,
 };
 use game::GuiGame;
 use serde::de::DeserializeOwned;
@@ -44,8 +49,9 @@ const MAX_BODY: usize = 8 << 20;
 const MAX_SESSIONS: usize = 64;
 /// A game that no page has listened to for this long is closed.
 const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
-/// A comment sent on quiet event streams, so that a closed page is noticed.
-const KEEPALIVE: Duration = Duration::from_secs(15);
+/// A comment sent on quiet event streams, so that a closed page is noticed
+/// within seconds (its analysis then stops).
+const KEEPALIVE: Duration = Duration::from_secs(2);
 
 /// What `doushou gui` serves.
 #[derive(Clone, Debug)]
@@ -75,21 +81,55 @@ struct App {
     ids: Mutex<SplitMix64>,
 }
 
+/// Why `doushou gui` could not serve.
+#[derive(Debug, thiserror::Error)]
+pub enum GuiError {
+    /// No engine to play or analyse.
+    #[error("no engine")]
+    NoEngine,
+    /// `--host` names no address.
+    #[error("--host {host}: {source}")]
+    Host {
+        /// The host asked for.
+        host: String,
+        /// Why it did not resolve.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The address could not be bound.
+    #[error("cannot listen on {address}: {why}; another program may use the port (try --port 0)")]
+    Listen {
+        /// `HOST:PORT`.
+        address: String,
+        /// What the server library said.
+        why: String,
+    },
+    /// The server was bound to something other than an IP address.
+    #[error("the server is not on an IP address")]
+    NotIp,
+    /// Standard output could not take the address line.
+    #[error("writing standard output: {0}")]
+    Stdout(#[source] std::io::Error),
+}
+
 /// Serves until the process is ended. The first line on standard output is
 /// `doushou gui: http://HOST:PORT/`.
-pub fn serve(config: GuiConfig) -> Result<(), String> {
+pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
     if config.engines.is_empty() {
-        return Err("no engine".into());
+        return Err(GuiError::NoEngine);
     }
     let addrs: Vec<SocketAddr> = (config.host.as_str(), config.port)
         .to_socket_addrs()
-        .map_err(|e| format!("--host {}: {e}", config.host))?
+        .map_err(|source| GuiError::Host {
+            host: config.host.clone(),
+            source,
+        })?
         .collect();
-    let server = Server::http(&addrs[..]).map_err(|e| format!("cannot listen: {e}"))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .ok_or("the server is not on an IP address")?;
+    let server = Server::http(&addrs[..]).map_err(|e| GuiError::Listen {
+        address: format!("{}:{}", config.host, config.port),
+        why: e.to_string(),
+    })?;
+    let bound = server.server_addr().to_ip().ok_or(GuiError::NotIp)?;
     let host = match config.host.parse::<IpAddr>() {
         Ok(IpAddr::V6(ip)) => format!("[{ip}]"),
         _ => config.host.clone(),
@@ -99,7 +139,7 @@ pub fn serve(config: GuiConfig) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "doushou gui: {url}")
         .and_then(|()| out.flush())
-        .map_err(|e| format!("writing standard output: {e}"))?;
+        .map_err(GuiError::Stdout)?;
     drop(out);
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -368,8 +408,16 @@ fn act(session: &GuiGame, action: &str, request: &mut Request) -> Result<State, 
         "new" => session.new_game(),
         "analysis" => {
             let body = read_json::<AnalysisRequest>(request)?;
-            session.set_analysis(body.on, body.multipv)
+            session.set_analysis(body.on, body.multipv, body.engine.as_deref())
         }
+        "review" => {
+            let body = read_json::<ReviewRequest>(request)?;
+            session.set_review(body.on, body.depth)
+        }
+        "resign" => session.resign(read_json::<ResignRequest>(request)?.side.as_deref()),
+        "draw" => session.draw(&read_json::<DrawRequest>(request)?.action),
+        "takeback" => session.takeback(),
+        "line" => session.play_line(&read_json::<LineRequest>(request)?.moves),
         "options" => session.set_options(&read_json::<OptionsRequest>(request)?),
         other => Err(bad(404, format!("no action '{other}'"))),
     }
@@ -378,7 +426,8 @@ fn act(session: &GuiGame, action: &str, request: &mut Request) -> Result<State, 
 /// Serves a page's event stream on the request's own connection until the
 /// page goes away. Written by hand: tiny_http buffers a streamed body.
 fn stream_events(request: Request, session: &GuiGame) {
-    let events = session.subscribe();
+    let listener = session.subscribe();
+    let events = &listener.events;
     let mut out = request.into_writer();
     let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nX-Accel-Buffering: no\r\n\r\nretry: 2000\n\n";
     if out

@@ -290,6 +290,52 @@ impl Browser {
         });
     }
 
+    /// Sets the size of the browser's window (the view is the window in
+    /// headless mode).
+    pub fn set_window(&self, width: u32, height: u32) {
+        self.command(
+            "POST",
+            "/window/rect",
+            Some(&json!({"width": width, "height": height})),
+        );
+    }
+
+    /// A PNG picture of the view, written to `path`.
+    pub fn screenshot(&self, path: &std::path::Path) {
+        let data = self.command("GET", "/screenshot", None);
+        let png = base64_decode(data.as_str().expect("base64 text"));
+        std::fs::write(path, png).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+
+    /// Puts `text` in the input matching `css` as if typed (focused, value
+    /// set, `input` fired).
+    pub fn type_into(&self, css: &str, text: &str) {
+        let script = format!(
+            "const i = document.querySelector({css:?}); i.focus(); i.value = {text:?}; \
+             i.dispatchEvent(new Event('input')); return true;",
+            css = css,
+            text = text
+        );
+        self.script(&script);
+    }
+
+    /// Chooses `value` in the select matching `css` (its `change` fires).
+    pub fn select(&self, css: &str, value: &str) {
+        let script = format!(
+            "const s = document.querySelector({css:?}); s.value = {value:?}; \
+             s.dispatchEvent(new Event('change')); return s.value;"
+        );
+        let chosen = self.script(&script);
+        assert_eq!(chosen, value, "{css} has no choice {value}");
+    }
+
+    /// Presses a key on the page (`Home`, `End`, `ArrowLeft`...).
+    pub fn key(&self, key: &str) {
+        self.script(&format!(
+            "document.body.dispatchEvent(new KeyboardEvent('keydown', {{key: {key:?}, bubbles: true}})); return true;"
+        ));
+    }
+
     /// Runs a script in the page; answers what it returns.
     pub fn script(&self, script: &str) -> Value {
         self.command(
@@ -309,4 +355,30 @@ impl Drop for Browser {
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
+}
+
+/// Standard base64 (as WebDriver sends screenshots) to bytes.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace() && *c != b'=')
+        .map(value)
+        .collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, d)| n | u32::from(*d) << (18 - 6 * i));
+        out.extend(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
 }

@@ -21,6 +21,18 @@ let selected = null;       // the square whose piece is picked up
 let drag = null;           // {from, group, start point}
 let analysis = null;       // the last analysis update
 let events = null;
+let shownFen = null;       // the FEN last put in the FEN box by a state
+let playersKey = null;     // who played each side at the last state: a change may flip
+let outcomeDismissed = null; // the game end whose banner was closed
+let stateAt = 0;           // when the state arrived (the running clock counts from it)
+
+// Each kind of engine limit with its own default and range.
+const LIMITS = {
+  movetime: { value: 1000, min: 1, max: 3600000 },
+  depth: { value: 8, min: 1, max: 64 },
+  nodes: { value: 100000, min: 1, max: 10000000000 },
+};
+const VARIANT_TITLES = { jungle: "Dou Shou Qi · Jungle", xoudouqi: "Xou Dou Qi", custom: "Dou Shou Qi · custom rules" };
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,6 +58,7 @@ async function api(method, path, body) {
 async function action(name, body) {
   try {
     show(await api("POST", `/api/game/${gameId}/${name}`, body || {}));
+    showError(""); // an error stays up only until the next thing that works
     return true;
   } catch (e) {
     showError(e.message);
@@ -168,14 +181,6 @@ function drawBoard() {
   const pieces = el("g", { class: "pieces" }, svg);
   for (const p of state.pieces) drawPiece(pieces, p);
   el("g", { id: "arrows", "pointer-events": "none" }, svg);
-
-  if (state.outcome) {
-    const banner = el("g", { class: "outcome", "pointer-events": "none" }, svg);
-    const y = MARGIN + 4 * CELL;
-    el("rect", { x: MARGIN + 10, y: y - 6, width: FILES * CELL - 20, height: CELL + 12, rx: 12, fill: "rgba(35,64,47,.9)" }, banner);
-    el("text", { x: width / 2, y: y + 24, "text-anchor": "middle", "font-size": 24, "font-weight": 700, fill: "#ffd97a" }, banner).textContent = state.outcome.result;
-    el("text", { x: width / 2, y: y + 48, "text-anchor": "middle", "font-size": 14, fill: "#fff" }, banner).textContent = state.outcome.text;
-  }
 
   const host = $("board");
   host.replaceChildren(svg);
@@ -322,9 +327,22 @@ function renderStatus() {
   const who = state.players[state.side_to_move];
   const side = state.side_to_move === "red" ? "Red" : "Blue";
   let text = `${side} to move`;
-  if (state.ply < state.moves.length) text += ` · move ${state.ply} of ${state.moves.length}`;
-  else if (who !== "human") text += ` · ${who} is thinking…`;
+  // Numbered as the move list numbers them: full moves, Blue's with "…".
+  if (state.ply < state.moves.length) {
+    text += state.ply === 0 ? " · start position" : ` · after ${moveLabel(state.ply)}`;
+    text += ` (game to ${moveLabel(state.moves.length)})`;
+  } else if (who !== "human") text += ` · ${who} is thinking…`;
   status.appendChild(document.createTextNode(text));
+}
+
+// "5. g3g4" or "5… a7a6": the full-move number and the move of a ply (from 1).
+function moveLabel(ply) {
+  const blueFirst = state.start_fen.split(" ")[1] === "b";
+  const startNumber = parseInt(state.start_fen.split(" ")[3] || "1", 10) || 1;
+  const index = ply - 1 + (blueFirst ? 1 : 0);
+  const number = startNumber + Math.floor(index / 2);
+  const m = state.moves[ply - 1];
+  return index % 2 === 0 ? `${number}. ${m}` : `${number}… ${m}`;
 }
 
 function renderMoves() {
@@ -334,7 +352,9 @@ function renderMoves() {
   const startNumber = parseInt(state.start_fen.split(" ")[3] || "1", 10) || 1;
   let cells = [];
   if (blueFirst && state.moves.length) cells.push(null);
-  state.moves.forEach((m, i) => cells.push({ m, ply: i + 1 }));
+  state.moves.forEach((m, i) => cells.push({ m, ply: i + 1, view: state.move_list[i] }));
+  const judged = {};
+  if (state.review) for (const p of state.review.plies) judged[p.ply] = p;
   for (let i = 0; i < cells.length; i += 2) {
     const num = document.createElement("span");
     num.className = "num";
@@ -344,24 +364,66 @@ function renderMoves() {
       const span = document.createElement("span");
       if (cell) {
         span.className = "mv" + (cell.ply === state.ply ? " current" : "") + (cell.ply > state.ply ? " future" : "");
-        span.textContent = cell.m;
+        // The animal and × for people; the plain notation stays in data-move.
+        span.textContent = cell.view ? cell.view.display : cell.m;
         span.dataset.ply = cell.ply;
+        span.dataset.move = cell.m;
+        const j = judged[cell.ply];
+        if (j && j.judgement) {
+          span.classList.add(j.judgement);
+          span.dataset.judgement = j.judgement;
+          span.title = `${j.judgement} (−${(j.drop / 100).toFixed(2)}); better: ${j.best}`;
+        }
         span.addEventListener("click", () => action("navigate", { ply: cell.ply }));
       }
       box.appendChild(span);
     }
   }
-  const result = state.pgn.match(/\[Result "([^"]*)"\]/);
-  if (result && result[1] !== "*") {
+  if (state.result !== "*") {
     const r = document.createElement("span");
     r.className = "result";
-    r.textContent = result[1];
+    r.textContent = state.result;
     box.appendChild(r);
   }
   const current = box.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
-  const tags = state.pgn.match(/\[(Red|Blue|Termination|Round) "[^"]*"\]/g) || [];
-  $("game-tags").textContent = state.pgn.includes('[Event "doushou match"]') ? tags.join(" ") : "";
+  const tags = state.pgn.match(/\[(Red|Blue|RedLevel|BlueLevel|Termination|Round) "[^"]*"\]/g) || [];
+  $("game-tags").textContent = tags.join(" ");
+  $("download-pgn").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(state.pgn);
+  renderReview();
+}
+
+function renderReview() {
+  const review = state.review;
+  const progress = $("review-progress");
+  const box = $("eval-graph");
+  $("review").textContent = review && review.running ? "Cancel review" : "Review";
+  if (!review) { progress.textContent = ""; box.replaceChildren(); return; }
+  progress.textContent = review.running
+    ? `${review.done} / ${review.total} positions (depth ${review.depth})…`
+    : review.error ? `review failed: ${review.error}` : `reviewed at depth ${review.depth}`;
+  if (!review.plies.length) { box.replaceChildren(); return; }
+  // The evaluation after each move (Red up), squashed as the bar is.
+  const w = 400, h = 90, n = review.plies.length;
+  const x = (i) => n === 1 ? w / 2 : 6 + (i * (w - 12)) / (n - 1);
+  const y = (cp) => h / 2 - (h / 2 - 6) * (2 / (1 + Math.exp(-cp / 350)) - 1);
+  const svg = el("svg", { viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: "none", "data-eval-graph": "" });
+  el("line", { x1: 0, x2: w, y1: h / 2, y2: h / 2, stroke: "#cfc6b2", "stroke-width": 1 }, svg);
+  const points = review.plies.map((p, i) => `${x(i)},${y(p.cp)}`).join(" ");
+  el("polygon", { points: `${x(0)},${h / 2} ${points} ${x(n - 1)},${h / 2}`, fill: "rgba(198,40,40,.18)" }, svg);
+  el("polyline", { points, fill: "none", stroke: "#5a5244", "stroke-width": 1.5 }, svg);
+  const colours = { inaccuracy: "#e0a800", mistake: "#e07000", blunder: "#c62828" };
+  review.plies.forEach((p, i) => {
+    const dot = el("circle", {
+      cx: x(i), cy: y(p.cp), r: p.ply === state.ply ? 5 : p.judgement ? 4 : 2.5,
+      fill: colours[p.judgement] || (p.ply === state.ply ? "#2f6f4f" : "#7a7264"),
+      "data-ply": p.ply, "data-cp": p.cp,
+    }, svg);
+    const title = el("title", {}, dot);
+    title.textContent = `${moveLabel(p.ply)}: ${(p.cp / 100).toFixed(2)}${p.judgement ? ` (${p.judgement}; better ${p.best})` : ""}`;
+    dot.addEventListener("click", () => action("navigate", { ply: p.ply }));
+  });
+  box.replaceChildren(svg);
 }
 
 function renderRules() {
@@ -371,7 +433,8 @@ function renderRules() {
   box.replaceChildren();
   for (const rule of state.rules) {
     const label = document.createElement("label");
-    label.textContent = rule.name;
+    label.textContent = rule.label;
+    label.title = `${rule.name}: ${rule.help}`;
     label.htmlFor = `rule-${rule.name}`;
     let input;
     if (rule.kind === "check") {
@@ -381,7 +444,9 @@ function renderRules() {
       input.addEventListener("change", () => setRule(rule.name, input.checked ? "true" : "false"));
     } else if (rule.kind === "combo") {
       input = document.createElement("select");
-      const choices = rule.choices.includes(rule.value) ? rule.choices : [...rule.choices, rule.value];
+      // "custom" is always there: it keeps the switches as they are.
+      let choices = rule.choices.includes(rule.value) ? rule.choices : [...rule.choices, rule.value];
+      if (rule.name === "UCI_Variant" && !choices.includes("custom")) choices = [...choices, "custom"];
       for (const c of choices) {
         const o = document.createElement("option");
         o.value = c; o.textContent = c;
@@ -398,7 +463,11 @@ function renderRules() {
     }
     input.id = `rule-${rule.name}`;
     input.dataset.rule = rule.name;
-    box.append(label, input);
+    input.title = rule.help;
+    const help = document.createElement("div");
+    help.className = "help";
+    help.textContent = rule.help;
+    box.append(label, input, help);
   }
 }
 
@@ -411,14 +480,83 @@ function renderLimits() {
   const value = $("limit-value");
   if (document.activeElement === value || document.activeElement === kind) return;
   for (const k of ["movetime", "depth", "nodes"]) {
-    if (state.limits[k] != null) { kind.value = k; value.value = state.limits[k]; return; }
+    if (state.limits[k] != null) {
+      kind.value = k; value.value = state.limits[k];
+      value.min = LIMITS[k].min; value.max = LIMITS[k].max;
+      return;
+    }
   }
 }
 
+// A new kind of limit starts from its own default, never the old number.
+function changeLimitKind() {
+  const k = LIMITS[$("limit-kind").value];
+  $("limit-value").min = k.min; $("limit-value").max = k.max;
+  $("limit-value").value = k.value;
+  sendLimits();
+}
+
 function sendLimits() {
+  const kind = $("limit-kind").value;
   const n = parseInt($("limit-value").value, 10);
-  if (!(n > 0)) { showError("the engine limit must be a positive number"); return; }
-  action("options", { limits: { [$("limit-kind").value]: n } });
+  const { min, max } = LIMITS[kind];
+  if (!(n >= min && n <= max)) { showError(`the engine's ${kind} must be ${min} to ${max}`); return; }
+  action("options", { limits: { [kind]: n } });
+}
+
+function levelChoices(select, level) {
+  if (!select.options.length) {
+    const add = (value, text) => {
+      const o = document.createElement("option");
+      o.value = value; o.textContent = text; select.appendChild(o);
+    };
+    add("full", "full strength");
+    for (let s = 0; s < 20; s++) add(`skill:${s}`, `Skill Level ${s}`);
+    for (const e of [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200]) add(`elo:${e}`, `Elo ${e}`);
+  }
+  select.value = level.skill != null ? `skill:${level.skill}` : level.elo != null ? `elo:${level.elo}` : "full";
+}
+
+function sendLevel(side, value) {
+  const [kind, n] = value.split(":");
+  const level = kind === "skill" ? { skill: +n } : kind === "elo" ? { elo: +n } : {};
+  action("options", { levels: { [side]: level } });
+}
+
+function renderClocks() {
+  const running = state.clocks.running;
+  const any = state.clocks.red || state.clocks.blue;
+  $("clockbar").hidden = !any;
+  // The clock of the side drawn at the top comes first.
+  $("clockbar").style.flexDirection = flipped ? "row-reverse" : "row";
+  for (const side of ["red", "blue"]) {
+    const clock = state.clocks[side];
+    const node = document.querySelector(`[data-clock="${side}"]`);
+    node.classList.toggle("off", !clock);
+    if (!clock) { node.textContent = ""; continue; }
+    let ms = clock.remaining_ms;
+    if (running === side) ms -= performance.now() - stateAt;
+    ms = Math.max(0, ms);
+    const total = Math.ceil(ms / 100) / 10;
+    const minutes = Math.floor(total / 60);
+    const seconds = total - minutes * 60;
+    node.textContent = `${minutes}:${seconds < 10 ? "0" : ""}${ms < 10000 ? seconds.toFixed(1) : Math.floor(seconds)}`;
+    node.dataset.ms = Math.round(ms);
+    node.classList.toggle("running", running === side);
+    node.classList.toggle("low", ms < 10000);
+  }
+}
+
+function sendClocks() {
+  if ($("clock-kind").value === "none") {
+    action("options", { clocks: { red: null, blue: null } });
+    return;
+  }
+  const base_ms = Math.round(parseFloat($("clock-min").value) * 60000);
+  const inc_ms = Math.round(parseFloat($("clock-inc").value || "0") * 1000);
+  if (!(base_ms >= 1000) || !(inc_ms >= 0)) { showError("a clock needs a time of at least a second"); return; }
+  const control = { base_ms, inc_ms };
+  action("options", { clocks: { red: control, blue: control } });
 }
 
 function renderAnalysis() {
@@ -443,8 +581,9 @@ function renderAnalysis() {
     const pv = document.createElement("span");
     pv.className = "pv";
     pv.textContent = line.pv.join(" ");
-    pv.title = line.pv.join(" ");
+    pv.title = `${line.pv.join(" ")} (click to play it on the board)`;
     li.append(score, depth, pv);
+    li.addEventListener("click", () => action("line", { moves: line.pv }));
     list.appendChild(li);
   }
   $("analysis-idle").hidden = view.on;
@@ -481,10 +620,34 @@ function renderEvalBar(score) {
   $("evalbar-text").textContent = text;
 }
 
+function renderOutcome() {
+  // Beside the board, never over it; once closed it stays closed for this end.
+  const bar = $("outcome");
+  const o = state.outcome;
+  const key = o ? `${o.result}:${o.text}:${state.moves.length}` : null;
+  bar.hidden = !o || outcomeDismissed === key;
+  if (o) {
+    $("outcome-text").textContent = `${o.result} · ${o.text}`;
+    bar.dataset.key = key;
+  }
+}
+
 function render() {
   if (!state) return;
   if (selected && !state.legal[selected]) selected = null;
+  // Playing Blue against an engine: Blue at the bottom, once per change of players.
+  const key = `${state.players.red}/${state.players.blue}`;
+  if (key !== playersKey) {
+    if (state.players.blue === "human" && state.players.red !== "human") flipped = true;
+    else if (state.players.red === "human" && state.players.blue !== "human") flipped = false;
+    playersKey = key;
+  }
+  const variant = state.variant;
+  $("variant-title").textContent = VARIANT_TITLES[variant] || variant;
+  document.title = `doushou · ${VARIANT_TITLES[variant] || variant}`;
   drawBoard();
+  renderOutcome();
+  renderClocks();
   renderStatus();
   renderMoves();
   renderRules();
@@ -492,8 +655,32 @@ function render() {
   renderAnalysis();
   playerOptions($("player-red"), state.players.red);
   playerOptions($("player-blue"), state.players.blue);
+  for (const side of ["red", "blue"]) {
+    $(`level-${side}-box`).hidden = state.players[side] === "human";
+    levelChoices($(`level-${side}`), state.levels[side]);
+  }
+  const engineSelect = $("analysis-engine");
+  if (engineSelect.options.length !== state.engines.length) {
+    engineSelect.replaceChildren(...state.engines.map((n) => {
+      const o = document.createElement("option");
+      o.value = n; o.textContent = n; return o;
+    }));
+  }
+  engineSelect.value = state.analysis.engine;
+  engineSelect.hidden = state.engines.length < 2;
+  // The FEN box follows the position, but what was typed stays until the
+  // position changes (a refused FEN can be corrected).
   const fenInput = $("fen-input");
-  if (document.activeElement !== fenInput) fenInput.value = state.fen;
+  if (state.fen !== shownFen && document.activeElement !== fenInput) {
+    fenInput.value = state.fen;
+    shownFen = state.fen;
+  }
+  $("draw-claim").hidden = !state.draw_claimable;
+  const over = state.result !== "*";
+  $("resign").disabled = $("draw-offer").disabled = over;
+  $("takeback").disabled = !over && state.moves.length === 0;
+  $("tablebase").hidden = !state.tablebase;
+  if (state.tablebase) $("tablebase-verdict").textContent = JSON.stringify(state.tablebase);
   $("nav-start").disabled = $("nav-back").disabled = state.ply === 0;
   $("nav-forward").disabled = $("nav-end").disabled = state.ply >= state.moves.length;
   if (state.error) showError(state.error, true);
@@ -504,6 +691,7 @@ function show(next) {
   if (state && next.id === state.id && next.version < state.version) return;
   if (!state || next.generation !== state.generation) analysis = null;
   state = next;
+  stateAt = performance.now();
   if (!state.error && $("error").dataset.fromServer === "1") showError("");
   render();
 }
@@ -595,7 +783,30 @@ function wire() {
   for (const side of ["red", "blue"]) {
     $(`player-${side}`).addEventListener("change", (e) => action("options", { players: { [side]: e.target.value } }));
   }
-  $("limit-kind").addEventListener("change", sendLimits);
+  $("limit-kind").addEventListener("change", changeLimitKind);
+  for (const side of ["red", "blue"]) {
+    $(`level-${side}`).addEventListener("change", (e) => sendLevel(side, e.target.value));
+  }
+  $("clock-set").addEventListener("click", sendClocks);
+  $("resign").addEventListener("click", () => action("resign", {}));
+  $("draw-offer").addEventListener("click", () => action("draw", { action: "offer" }));
+  $("draw-claim").addEventListener("click", () => action("draw", { action: "claim" }));
+  $("takeback").addEventListener("click", () => action("takeback", {}));
+  $("review").addEventListener("click", () => {
+    if (state.review && state.review.running) action("review", { on: false });
+    else action("review", { depth: parseInt($("review-depth").value, 10) || 8 });
+  });
+  $("analysis-engine").addEventListener("change", (e) => {
+    const view = analysis ? analysis.analysis : state.analysis;
+    action("analysis", { on: view.on, engine: e.target.value, multipv: parseInt($("multipv").value, 10) || 1 });
+  });
+  $("outcome-close").addEventListener("click", () => {
+    outcomeDismissed = $("outcome").dataset.key;
+    $("outcome").hidden = true;
+  });
+  setInterval(() => { if (state) renderClocks(); }, 200);
+  // A page that goes stops listening at once (the server then stops its analysis).
+  window.addEventListener("pagehide", () => { if (events) events.close(); });
   $("limit-value").addEventListener("change", sendLimits);
   $("analysis-toggle").addEventListener("click", () => {
     const on = !(analysis ? analysis.analysis.on : state.analysis.on);
@@ -621,6 +832,8 @@ function wire() {
     if (!state || e.target.closest("input, textarea, select")) return;
     if (e.key === "ArrowLeft" && state.ply > 0) action("navigate", { ply: state.ply - 1 });
     else if (e.key === "ArrowRight" && state.ply < state.moves.length) action("navigate", { ply: state.ply + 1 });
+    else if (e.key === "Home" && state.ply > 0) { e.preventDefault(); action("navigate", { ply: 0 }); }
+    else if (e.key === "End" && state.ply < state.moves.length) { e.preventDefault(); action("navigate", { ply: state.moves.length }); }
     else if (e.key === "f") $("flip").click();
   });
 }

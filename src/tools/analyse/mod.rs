@@ -243,18 +243,7 @@ fn game_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Analysi
         match game {
             Ok(spec) => {
                 let first = tasks.len();
-                let moves = &spec.start.moves;
-                for ply in 0..=moves.len() {
-                    tasks.push(AnalysisTask {
-                        rules: spec.rules,
-                        position: PositionSpec {
-                            fen: spec.start.fen.clone(),
-                            moves: moves[..ply].to_vec(),
-                        },
-                        // The game's moves were read and checked as moves.
-                        played: moves.get(ply).and_then(|m| m.parse().ok()),
-                    });
-                }
+                tasks.extend(game_tasks(&spec));
                 units.push(Unit::Game {
                     number: i + 1,
                     spec,
@@ -265,6 +254,24 @@ fn game_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<Analysi
         }
     }
     (units, tasks)
+}
+
+/// The searches that annotate a game ([`annotate::annotate`]): one per
+/// position before each move, with the move played there, then the last
+/// position. `analyse --game` and the GUI's review share them.
+pub fn game_tasks(spec: &GameSpec) -> Vec<AnalysisTask> {
+    let moves = &spec.start.moves;
+    (0..=moves.len())
+        .map(|ply| AnalysisTask {
+            rules: spec.rules,
+            position: PositionSpec {
+                fen: spec.start.fen.clone(),
+                moves: moves[..ply].to_vec(),
+            },
+            // The game's moves were read and checked as moves.
+            played: moves.get(ply).and_then(|m| m.parse().ok()),
+        })
+        .collect()
 }
 
 /// Prints the answers in input order as their searches come in.
