@@ -647,3 +647,51 @@ fn a_game_is_reviewed_and_analysed() {
         played["pgn"]
     );
 }
+
+/// The pictures in docs/ (run by hand: `cargo test --test gui_browser --
+/// --ignored screenshots`): a reviewed game, shown in its middle with its
+/// graph and the analysis running, at three screen sizes.
+#[test]
+#[ignore]
+fn screenshots() {
+    let Some(browser) = Browser::start() else {
+        return;
+    };
+    let server = GuiServer::start(&[]);
+    let id = open(&browser, &server);
+    let state = || server.get(&format!("/api/game/{id}"));
+    let post = |action: &str, body: serde_json::Value| {
+        server.post(&format!("/api/game/{id}/{action}"), &body)
+    };
+    // Eighteen plies of doushou against itself, quickly.
+    post(
+        "options",
+        serde_json::json!({"players": {"red": "doushou", "blue": "doushou"}, "limits": {"depth": 5}}),
+    );
+    post("new", serde_json::json!({}));
+    wait_for("eighteen plies", ENGINE_WAIT * 3, || {
+        (state()["moves"].as_array().unwrap().len() >= 18).then_some(())
+    });
+    post(
+        "options",
+        serde_json::json!({"players": {"red": "human", "blue": "doushou"}, "limits": {"movetime": 1000},
+            "clocks": {"red": {"base_ms": 300000, "inc_ms": 2000}, "blue": {"base_ms": 300000, "inc_ms": 2000}}}),
+    );
+    post("navigate", serde_json::json!({"ply": 11}));
+    post("review", serde_json::json!({"depth": 6}));
+    wait_for("the review", ENGINE_WAIT * 3, || {
+        (state()["review"]["running"] == false).then_some(())
+    });
+    post("analysis", serde_json::json!({"on": true, "multipv": 3}));
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    for (w, h) in [(1366, 768), (1920, 1080), (420, 800)] {
+        browser.set_window(w, h);
+        // The graph in view: in the panel beside the board, or on a phone
+        // below the board.
+        browser.script(
+            "document.getElementById('eval-graph').scrollIntoView({block: 'end'}); return true;",
+        );
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        browser.screenshot(&docs.join(format!("gui-{w}x{h}.png")));
+    }
+}

@@ -1573,6 +1573,51 @@ fn bench_reports_each_position_and_a_deterministic_total() {
     e.finish();
 }
 
+/// The search parameters are hidden options: `uci` does not list them, but
+/// `setoption` changes the search (the bench's node count) and setting the
+/// default back restores it; out-of-range values are refused.
+#[test]
+fn search_parameters_are_hidden_options_that_change_the_search() {
+    let mut e = EngineProcess::start();
+    e.send("uci");
+    let listing = e.read_until(|l| l == "uciok");
+    assert!(
+        cfg!(feature = "tune") || !listing.iter().any(|l| l.contains("LMR_BASE_X100")),
+        "hidden unless built for tuning: {listing:?}"
+    );
+    let (default_nodes, _) = bench(&mut e, 5);
+    e.quiet("setoption name LMR_BASE_X100 value 150");
+    e.quiet("setoption name futility_margin value 60");
+    let (tuned_nodes, _) = bench(&mut e, 5);
+    assert_ne!(
+        default_nodes, tuned_nodes,
+        "the parameters reach the search"
+    );
+    e.quiet("setoption name LMR_BASE_X100 value 50");
+    e.quiet("setoption name FUTILITY_MARGIN value 110");
+    let (reset_nodes, _) = bench(&mut e, 5);
+    assert_eq!(
+        default_nodes, reset_nodes,
+        "the defaults give the same search"
+    );
+    for bad in ["-1000", "301", "x"] {
+        e.send(&format!("setoption name LMR_BASE_X100 value {bad}"));
+        let lines = e.sync();
+        assert!(
+            lines.len() == 1
+                && lines[0].starts_with("info string error:")
+                && lines[0].contains("LMR_BASE_X100"),
+            "{bad:?}: {lines:?}"
+        );
+    }
+    let (after_errors, _) = bench(&mut e, 5);
+    assert_eq!(
+        default_nodes, after_errors,
+        "a refused value changes nothing"
+    );
+    e.finish();
+}
+
 // ---------------------------------------------------------------------------
 // Rule options
 // ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ use crate::util::options::{OptionError, OptionKind};
 use crate::tb::{self, TableSet, Verdict};
 use eval::EvalKind;
 use nnue::Network;
+use params::{LmrTable, SearchParams};
 use search::{Bounds, Features, Listener, PaddedCounter, SearchResult, Shared, Worker};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -101,6 +102,8 @@ pub struct EngineOptions {
     pub net: Arc<Network>,
     /// Centipawns a draw costs the root side (see [`search::Shared::contempt`]).
     pub contempt: i32,
+    /// The tunable search parameters (hidden options, [`params::PARAMS`]).
+    pub params: SearchParams,
     /// The endgame tables (`TablebasePath`), if any.
     pub tablebases: Option<Arc<TableSet>>,
     /// Positions with more pieces are not looked up (`TablebaseMaxPieces`).
@@ -120,6 +123,7 @@ impl Default for EngineOptions {
             eval: EvalKind::DEFAULT,
             net: nnue::embedded(),
             contempt: DEFAULT_CONTEMPT,
+            params: SearchParams::default(),
             tablebases: None,
             tb_max_pieces: 4,
         }
@@ -415,6 +419,8 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     /// Threads - 1 helpers for lazy SMP, kept between searches.
     helpers: Option<Arc<rayon::ThreadPool>>,
+    /// The late-move reductions of `options.params`, worked out when they change.
+    lmr: Arc<LmrTable>,
 }
 
 impl Searcher {
@@ -497,6 +503,8 @@ impl Searcher {
             weights: &eval::WEIGHTS,
             net: (options.eval == EvalKind::Nnue).then_some(&*options.net),
             features: options.features,
+            params: &options.params,
+            lmr: &self.lmr,
             contempt: options.contempt,
             tb: tables,
             tb_max_pieces: options.tb_max_pieces,
@@ -598,6 +606,7 @@ impl Engine {
                     TranspositionTable::new(options.hash_mb).expect("the default table fits"),
                 ),
                 helpers: None,
+                lmr: Arc::new(options.params.lmr_table()),
                 options,
             },
             thread: None,
@@ -606,12 +615,31 @@ impl Engine {
     }
 
     /// Every option, engine options first, with its kind: what `uci` prints.
+    /// The search parameters are hidden (settable, not listed) unless the
+    /// build has the `tune` feature, for tuners that want them listed.
     pub fn option_list() -> Vec<(&'static str, OptionKind)> {
         let defaults = EngineOptions::default();
+        let tuning = if cfg!(feature = "tune") {
+            Engine::tuning_options()
+        } else {
+            Vec::new()
+        };
         ENGINE_OPTIONS
             .iter()
             .map(|o| (o.name, (o.kind)(&defaults)))
+            .chain(tuning)
             .chain(RULE_OPTIONS.iter().map(|o| (o.name, o.kind.clone())))
+            .collect()
+    }
+
+    /// The hidden options: the tunable search parameters, each a spin.
+    pub fn tuning_options() -> Vec<(&'static str, OptionKind)> {
+        params::PARAMS
+            .iter()
+            .map(|p| {
+                let kind = spin(p.default.into(), p.min.into(), p.max.into());
+                (p.name, kind)
+            })
             .collect()
     }
 
@@ -677,6 +705,9 @@ impl Engine {
     /// everything as it was. A rule option replays the current game under the new
     /// rules; if a move of it is illegal under them the engine holds no position.
     pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        if let Some(param) = SearchParams::find(name) {
+            return self.set_param(param, value.unwrap_or(""));
+        }
         let Some(option) = engine_option(name) else {
             let mut rules = self.rules;
             rules.set(name, value.unwrap_or(""))?;
@@ -720,6 +751,23 @@ impl Engine {
         }
         log::info!("option {name} = {value}");
         self.searcher.options = o;
+        Ok(())
+    }
+
+    /// Sets a search parameter (a hidden option): a running search ends first.
+    fn set_param(&mut self, param: &params::Param, value: &str) -> Result<(), OptionError> {
+        let kind = spin(param.default.into(), param.min.into(), param.max.into());
+        let value = kind.parse_int(param.name, value.trim())? as i32;
+        self.end_search();
+        let mut params = self.searcher.options.params.clone();
+        params
+            .set(param, value)
+            .expect("parse_int checked the range");
+        if params.lmr_table() != *self.searcher.lmr {
+            self.searcher.lmr = Arc::new(params.lmr_table());
+        }
+        log::info!("option {} = {value}", param.name);
+        self.searcher.options.params = params;
         Ok(())
     }
 

@@ -5,8 +5,7 @@
 //! only says when a move refuted a node.
 
 use super::params::{
-    HISTORY_BONUS_MAX, HISTORY_LIMIT, ORDER_CAPTURE, ORDER_KILLER, ORDER_TT_MOVE,
-    ORDER_VICTIM_WEIGHT,
+    ORDER_CAPTURE, ORDER_KILLER, ORDER_TT_MOVE, ORDER_VICTIM_WEIGHT, SearchParams,
 };
 use crate::rules::{MAX_MOVES, Move, MoveList, PIECES, Position, Rules, SQUARES};
 
@@ -33,7 +32,7 @@ impl Heuristics {
         self.killers[ply].contains(&mv)
     }
 
-    /// The history score of `mv` in `pos`, within ±[`HISTORY_LIMIT`].
+    /// The history score of `mv` in `pos`, within ±[`SearchParams::history_limit`].
     #[inline]
     pub fn history(&self, pos: &Position, mv: Move) -> i32 {
         let piece = pos.piece_at(mv.from()).expect("a move has a mover");
@@ -42,9 +41,11 @@ impl Heuristics {
 
     /// A quiet move `mv` refuted the node at `ply`, searched `depth` deep:
     /// it becomes the first killer and gains history; the quiet moves tried
-    /// before it (`tried`, which ends with `mv`) lose history.
+    /// before it (`tried`, which ends with `mv`) lose history, by the amounts
+    /// of `params`.
     pub fn reward_quiet(
         &mut self,
+        params: &SearchParams,
         pos: &Position,
         mv: Move,
         ply: usize,
@@ -56,13 +57,14 @@ impl Heuristics {
             killers[1] = killers[0];
             killers[0] = mv;
         }
-        let bonus = (depth * depth).min(HISTORY_BONUS_MAX);
+        let bonus = (depth * depth).min(params.history_bonus_max());
+        let limit = params.history_limit();
         for &m in tried {
             let piece = pos.piece_at(m.from()).expect("a move has a mover").index();
             let h = &mut self.history[piece][m.to().index()];
             let delta = if m == mv { bonus } else { -bonus };
-            // Gravity keeps the table within ±HISTORY_LIMIT.
-            *h += delta - *h * delta.abs() / HISTORY_LIMIT;
+            // Gravity keeps the table within ±limit.
+            *h += delta - *h * delta.abs() / limit;
         }
     }
 
@@ -150,7 +152,8 @@ mod tests {
         let mut h = Heuristics::new(4);
         let tt_move = moves[moves.len() - 1];
         let killer = moves[1];
-        h.reward_quiet(&pos, killer, 0, 3, &[moves[0], killer]);
+        let params = SearchParams::default();
+        h.reward_quiet(&params, &pos, killer, 0, 3, &[moves[0], killer]);
         assert!(h.is_killer(0, killer) && !h.is_killer(1, killer));
         assert!(h.history(&pos, killer) > 0 && h.history(&pos, moves[0]) < 0);
         let mut order = h.order(&pos, &Rules::default(), &moves, tt_move, 0);

@@ -3,36 +3,185 @@
 //! `Search_*` options turn whole features on and off (their matches are in
 //! docs/search-features.md); the values below were set by hand when each
 //! feature was written unless a match is named.
+//!
+//! The tunable ones form a table, [`PARAMS`]: each is an integer option that
+//! `setoption` changes at run time (hidden: `uci` lists them only in a build
+//! with the `tune` feature), so that an SPSA tuner plays its matches with one
+//! binary, as Viridithas and Stockfish do. Their values travel in
+//! [`SearchParams`]. The move-ordering tiers stay constants: they are a
+//! structure, not a quantity.
 
 use crate::rules::MAX_MOVES;
-use std::sync::LazyLock;
 
-/// Late-move reductions: a quiet late move at depth `d`, move number `n`, is
-/// searched `LMR_BASE + ln(d) ln(n) / LMR_DIVISOR` plies shallower. Hand-set;
-/// the feature measured +29.6 Elo (docs/search-features.md).
-pub const LMR_BASE: f64 = 0.5;
-/// See [`LMR_BASE`].
-pub const LMR_DIVISOR: f64 = 2.2;
-/// Nodes shallower than this reduce no move.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// The first moves in order (the best guesses) are never reduced.
-pub const LMR_FIRST_REDUCED_MOVE: usize = 2;
-/// History-aware LMR: the reduction shrinks by one ply per this much history
-/// score. Commit c054848, with IIR: +34.9 ± 32.4 Elo over 300 games at 20000
-/// nodes a move.
-pub const LMR_HISTORY_DIVISOR: i32 = 6000;
+/// One tunable parameter: its option name, default, range and a step for an
+/// SPSA tuner (about the change one match can tell apart).
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// The option's name, the constant's name in capitals.
+    pub name: &'static str,
+    /// The value the engine plays with.
+    pub default: i32,
+    /// The least value `setoption` takes.
+    pub min: i32,
+    /// The greatest value `setoption` takes.
+    pub max: i32,
+    /// SPSA's final perturbation (`c_end` in OpenBench's terms).
+    pub step: i32,
+    get: fn(&SearchParams) -> i32,
+    set: fn(&mut SearchParams, i32),
+}
+
+impl Param {
+    /// This parameter's value in `params`.
+    pub fn get(&self, params: &SearchParams) -> i32 {
+        (self.get)(params)
+    }
+}
+
+/// Declares the tunable parameters: the fields and getters of
+/// [`SearchParams`], its default, and the table [`PARAMS`], from one list.
+macro_rules! search_params {
+    ($(
+        $(#[doc = $doc:expr])*
+        $field:ident = $name:literal: $default:literal in $min:literal..=$max:literal step $step:literal;
+    )*) => {
+        /// The values of the tunable search parameters (see [`PARAMS`]). Set
+        /// them with [`SearchParams::set`], which keeps them in range.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $($field: i32,)*
+        }
+
+        impl Default for SearchParams {
+            /// The values the engine plays with.
+            fn default() -> SearchParams {
+                SearchParams { $($field: $default,)* }
+            }
+        }
+
+        impl SearchParams {
+            $(
+                $(#[doc = $doc])*
+                #[inline]
+                pub fn $field(&self) -> i32 {
+                    self.$field
+                }
+            )*
+        }
+
+        /// Every tunable parameter, in the order docs/strength.md lists them.
+        pub const PARAMS: &[Param] = &[$(
+            Param {
+                name: $name,
+                default: $default,
+                min: $min,
+                max: $max,
+                step: $step,
+                get: |p| p.$field,
+                set: |p, v| p.$field = v,
+            },
+        )*];
+    };
+}
+
+search_params! {
+    /// Late-move reductions: a quiet late move at depth `d`, move number `n`,
+    /// is searched `LMR_BASE_X100 / 100 + ln(d) ln(n) / (LMR_DIVISOR_X100 /
+    /// 100)` plies shallower. Hundredths of a ply; hand-set (0.5, 2.2); the
+    /// feature measured +29.6 Elo (docs/search-features.md).
+    lmr_base_x100 = "LMR_BASE_X100": 50 in -200..=300 step 10;
+    /// See [`SearchParams::lmr_base_x100`].
+    lmr_divisor_x100 = "LMR_DIVISOR_X100": 220 in 100..=600 step 15;
+    /// Nodes shallower than this reduce no move.
+    lmr_min_depth = "LMR_MIN_DEPTH": 3 in 1..=10 step 1;
+    /// The first moves in order (the best guesses) are never reduced.
+    lmr_first_reduced_move = "LMR_FIRST_REDUCED_MOVE": 2 in 1..=16 step 1;
+    /// History-aware LMR: the reduction shrinks by one ply per this much
+    /// history score. Commit c054848, with IIR: +34.9 ± 32.4 Elo over 300
+    /// games at 20000 nodes a move.
+    lmr_history_divisor = "LMR_HISTORY_DIVISOR": 6000 in 500..=20000 step 500;
+    /// Reverse futility pruning: a non-PV node at most this deep whose static
+    /// evaluation beats beta by [`SearchParams::futility_margin`] per ply
+    /// returns it. Hand-set; futility with late-move pruning measured +22.6
+    /// Elo (docs/search-features.md).
+    futility_max_depth = "FUTILITY_MAX_DEPTH": 4 in 0..=12 step 1;
+    /// Centipawns per ply of depth that the static evaluation must beat beta by.
+    futility_margin = "FUTILITY_MARGIN": 110 in 10..=500 step 10;
+    /// Late-move pruning: at most this deep, quiet moves after the first
+    /// `LMP_BASE + LMP_PER_DEPTH_SQUARED * depth²` quiet ones are skipped. Part
+    /// of the futility feature (Search_Futility).
+    lmp_max_depth = "LMP_MAX_DEPTH": 3 in 0..=10 step 1;
+    /// See [`SearchParams::lmp_max_depth`].
+    lmp_base = "LMP_BASE": 3 in 0..=32 step 1;
+    /// See [`SearchParams::lmp_max_depth`].
+    lmp_per_depth_squared = "LMP_PER_DEPTH_SQUARED": 2 in 0..=16 step 1;
+    /// Null-move pruning (off by default: no gain, -5.2 Elo in
+    /// docs/search-features.md, and unsound where having no move loses):
+    /// tried from this depth.
+    null_move_min_depth = "NULL_MOVE_MIN_DEPTH": 3 in 1..=10 step 1;
+    /// The null move's reduction is `NULL_MOVE_BASE_REDUCTION + depth /
+    /// NULL_MOVE_DEPTH_DIVISOR`.
+    null_move_base_reduction = "NULL_MOVE_BASE_REDUCTION": 3 in 1..=8 step 1;
+    /// See [`SearchParams::null_move_base_reduction`].
+    null_move_depth_divisor = "NULL_MOVE_DEPTH_DIVISOR": 4 in 1..=16 step 1;
+    /// Aspiration windows (off by default: no gain, -1.7 Elo in
+    /// docs/search-features.md): used from this iteration depth.
+    aspiration_min_depth = "ASPIRATION_MIN_DEPTH": 4 in 1..=20 step 1;
+    /// The first window's half-width, centipawns; it grows by half on each fail.
+    aspiration_delta = "ASPIRATION_DELTA": 30 in 5..=500 step 5;
+    /// Once the half-width passes this, the window opens fully.
+    aspiration_max_delta = "ASPIRATION_MAX_DELTA": 1000 in 50..=5000 step 100;
+    /// Internal iterative reduction: a node at least this deep with no table
+    /// move searches a ply less. Commit c054848 (see
+    /// [`SearchParams::lmr_history_divisor`]).
+    iir_min_depth = "IIR_MIN_DEPTH": 5 in 2..=20 step 1;
+    /// The history bonus of a refuting quiet move is depth², at most this.
+    history_bonus_max = "HISTORY_BONUS_MAX": 400 in 16..=4000 step 40;
+    /// History "gravity": scores stay within ± this (below the killers'
+    /// ordering tier, [`ORDER_KILLER`]).
+    history_limit = "HISTORY_LIMIT": 16384 in 1024..=262144 step 1024;
+}
+
+impl SearchParams {
+    /// The parameter called `name` (any case, surrounding blanks ignored).
+    pub fn find(name: &str) -> Option<&'static Param> {
+        PARAMS
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Sets `param` to `value`, which must be in its range: a value out of
+    /// range is refused (as `setoption` refuses it) and changes nothing.
+    pub fn set(&mut self, param: &Param, value: i32) -> Result<(), std::ops::RangeInclusive<i32>> {
+        if !(param.min..=param.max).contains(&value) {
+            return Err(param.min..=param.max);
+        }
+        (param.set)(self, value);
+        Ok(())
+    }
+
+    /// The late-move reductions these parameters make.
+    pub fn lmr_table(&self) -> LmrTable {
+        LmrTable::new(
+            f64::from(self.lmr_base_x100) / 100.0,
+            f64::from(self.lmr_divisor_x100) / 100.0,
+        )
+    }
+}
 
 /// Depths the reduction table holds; deeper nodes reduce as the deepest row.
 const LMR_TABLE_DEPTHS: usize = 128;
 
 /// The late-move reductions by depth and move number, worked out once (a
 /// reduced move would otherwise cost two logarithms).
-pub struct LmrTable([[i32; MAX_MOVES]; LMR_TABLE_DEPTHS]);
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LmrTable(Box<[[i32; MAX_MOVES]; LMR_TABLE_DEPTHS]>);
 
 impl LmrTable {
-    /// The table for a base and a divisor (see [`LMR_BASE`]).
+    /// The table for a base and a divisor, in plies (see
+    /// [`SearchParams::lmr_base_x100`]).
     pub fn new(base: f64, divisor: f64) -> LmrTable {
-        let mut table = [[0; MAX_MOVES]; LMR_TABLE_DEPTHS];
+        let mut table = Box::new([[0; MAX_MOVES]; LMR_TABLE_DEPTHS]);
         for (depth, row) in table.iter_mut().enumerate() {
             for (moves, r) in row.iter_mut().enumerate() {
                 let ln_depth = (depth.max(1) as f64).ln();
@@ -52,56 +201,17 @@ impl LmrTable {
     }
 }
 
-/// The reductions of the parameters above.
-pub static LMR: LazyLock<LmrTable> = LazyLock::new(|| LmrTable::new(LMR_BASE, LMR_DIVISOR));
-
-/// Reverse futility pruning: a non-PV node at most this deep whose static
-/// evaluation beats beta by [`FUTILITY_MARGIN`] per ply returns it. Hand-set;
-/// futility with late-move pruning measured +22.6 Elo (docs/search-features.md).
-pub const FUTILITY_MAX_DEPTH: i32 = 4;
-/// Centipawns per ply of depth that the static evaluation must beat beta by.
-pub const FUTILITY_MARGIN: i32 = 110;
-
-/// Late-move pruning: at most this deep, quiet moves after the first
-/// `LMP_BASE + LMP_PER_DEPTH_SQUARED * depth²` quiet ones are skipped. Part of
-/// the futility feature (Search_Futility).
-pub const LMP_MAX_DEPTH: i32 = 3;
-/// See [`LMP_MAX_DEPTH`].
-pub const LMP_BASE: usize = 3;
-/// See [`LMP_MAX_DEPTH`].
-pub const LMP_PER_DEPTH_SQUARED: usize = 2;
-
-/// Null-move pruning (off by default: no gain, -5.2 Elo in
-/// docs/search-features.md, and unsound where having no move loses): tried
-/// from this depth.
-pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
-/// The null move's reduction is `NULL_MOVE_BASE_REDUCTION + depth /
-/// NULL_MOVE_DEPTH_DIVISOR`.
-pub const NULL_MOVE_BASE_REDUCTION: i32 = 3;
-/// See [`NULL_MOVE_BASE_REDUCTION`].
-pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
-
-/// Aspiration windows (off by default: no gain, -1.7 Elo in
-/// docs/search-features.md): used from this iteration depth.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-/// The first window's half-width, centipawns; it grows by half on each fail.
-pub const ASPIRATION_DELTA: i32 = 30;
-/// Once the half-width passes this, the window opens fully.
-pub const ASPIRATION_MAX_DELTA: i32 = 1000;
-
-/// Internal iterative reduction: a node at least this deep with no table move
-/// searches a ply less. Commit c054848 (see [`LMR_HISTORY_DIVISOR`]).
-pub const IIR_MIN_DEPTH: i32 = 5;
-
-/// The history bonus of a refuting quiet move is depth², at most this.
-pub const HISTORY_BONUS_MAX: i32 = 400;
-/// History "gravity": scores stay within ± this.
-pub const HISTORY_LIMIT: i32 = 16384;
+impl Default for LmrTable {
+    /// The table of the default parameters.
+    fn default() -> LmrTable {
+        SearchParams::default().lmr_table()
+    }
+}
 
 /// Move ordering tiers, highest first: the table's move, then captures (most
 /// valuable victim, then least valuable attacker), then the two killers, then
 /// quiet moves by history (which stays below every tier, see
-/// [`HISTORY_LIMIT`]).
+/// [`SearchParams::history_limit`]).
 pub const ORDER_TT_MOVE: i32 = 1 << 30;
 /// See [`ORDER_TT_MOVE`].
 pub const ORDER_CAPTURE: i32 = 1 << 24;
@@ -109,3 +219,44 @@ pub const ORDER_CAPTURE: i32 = 1 << 24;
 pub const ORDER_VICTIM_WEIGHT: i32 = 64;
 /// The second killer; the first scores one more. See [`ORDER_TT_MOVE`].
 pub const ORDER_KILLER: i32 = 1 << 22;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_holds_every_default_in_its_range_and_sets_only_in_range() {
+        let mut params = SearchParams::default();
+        for p in PARAMS {
+            assert!(p.min <= p.default && p.default <= p.max, "{}", p.name);
+            assert!(p.step > 0 && p.step <= p.max - p.min, "{}", p.name);
+            assert_eq!(p.get(&params), p.default, "{}", p.name);
+            assert_eq!(
+                SearchParams::find(&p.name.to_lowercase()).unwrap().name,
+                p.name
+            );
+            assert!(params.set(p, p.max + 1).is_err());
+            assert_eq!(p.get(&params), p.default);
+            params.set(p, p.min).unwrap();
+            assert_eq!(p.get(&params), p.min, "{}", p.name);
+        }
+        assert!(SearchParams::find("NO_SUCH_PARAM").is_none());
+    }
+
+    #[test]
+    fn the_reduction_table_is_the_formula() {
+        let table = LmrTable::default();
+        for (depth, moves) in [(3, 2), (9, 5), (20, 31), (127, 31)] {
+            let formula = 0.5 + (depth as f64).ln() * (moves as f64).ln() / 2.2;
+            assert_eq!(table.reduction(depth, moves), formula as i32);
+        }
+        // Depths beyond the table reduce as its last row; shallow ones not at all.
+        assert_eq!(table.reduction(500, 20), table.reduction(127, 20));
+        assert_eq!(table.reduction(1, 20), 0);
+        let mut params = SearchParams::default();
+        params
+            .set(SearchParams::find("LMR_BASE_X100").unwrap(), 250)
+            .unwrap();
+        assert_eq!(params.lmr_table().reduction(1, 20), 2);
+    }
+}

@@ -12,7 +12,7 @@
 use super::eval::{Weights, evaluate};
 use super::nnue::{Accumulator, AccumulatorStack, Network};
 use super::ordering::Heuristics;
-use super::params::*;
+use super::params::{LmrTable, SearchParams};
 use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
@@ -166,6 +166,10 @@ pub struct Shared<'a> {
     pub net: Option<&'a Network>,
     /// Feature switches.
     pub features: Features,
+    /// The tunable numbers.
+    pub params: &'a SearchParams,
+    /// The late-move reductions of `params`.
+    pub lmr: &'a LmrTable,
     /// How much the root side dislikes a draw, centipawns: a draw scores
     /// `-contempt` for the root side (and `+contempt` for its opponent).
     pub contempt: i32,
@@ -412,9 +416,10 @@ impl<'a> Worker<'a> {
     /// previous score, widening on fail high or low.
     fn search_root_window(&mut self, depth: i32, pv_index: usize, listener: &dyn Listener) {
         let previous = self.root_moves[pv_index].previous_score;
-        let mut delta = ASPIRATION_DELTA;
+        let params = self.shared.params;
+        let mut delta = params.aspiration_delta();
         let (mut alpha, mut beta) = if self.shared.features.aspiration
-            && depth >= ASPIRATION_MIN_DEPTH
+            && depth >= params.aspiration_min_depth()
             && previous.abs() < MATE_BOUND
         {
             (previous - delta, previous + delta)
@@ -442,7 +447,7 @@ impl<'a> Worker<'a> {
                 return;
             }
             delta += delta / 2;
-            if delta > ASPIRATION_MAX_DELTA {
+            if delta > params.aspiration_max_delta() {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -697,6 +702,7 @@ impl<'a> Worker<'a> {
         let pos = *self.game.position();
         let key = pos.key();
         let features = self.shared.features;
+        let params = self.shared.params;
         let entry = self.shared.tt.probe(key);
         let mut tt_move = Move::NULL;
         if let Some(e) = entry
@@ -725,26 +731,28 @@ impl<'a> Worker<'a> {
         let static_eval = self.fade_with_no_capture_count(raw_eval, &pos);
         // No table move to try first: this node's ordering is a guess, so
         // spend a ply less on it (internal iterative reduction).
-        let depth = if tt_move.is_null() && depth >= IIR_MIN_DEPTH && self.shared.features.iir {
-            depth - 1
-        } else {
-            depth
-        };
+        let depth =
+            if tt_move.is_null() && depth >= params.iir_min_depth() && self.shared.features.iir {
+                depth - 1
+            } else {
+                depth
+            };
 
         if !pv_node && !threatened && beta.abs() < MATE_BOUND {
             if features.futility
-                && depth <= FUTILITY_MAX_DEPTH
-                && static_eval - FUTILITY_MARGIN * depth >= beta
+                && depth <= params.futility_max_depth()
+                && static_eval - params.futility_margin() * depth >= beta
             {
                 return static_eval;
             }
             if features.null_move
                 && N::NULL_MOVE_ALLOWED
-                && depth >= NULL_MOVE_MIN_DEPTH
+                && depth >= params.null_move_min_depth()
                 && static_eval >= beta
                 && pos.occupied(pos.side_to_move()).count_ones() > 1
             {
-                let r = NULL_MOVE_BASE_REDUCTION + depth / NULL_MOVE_DEPTH_DIVISOR;
+                let r =
+                    params.null_move_base_reduction() + depth / params.null_move_depth_divisor();
                 self.game.make_null();
                 let score = -self.null_reply_search(-beta + 1, depth - 1 - r, ply + 1);
                 self.game.unmake();
@@ -773,9 +781,10 @@ impl<'a> Worker<'a> {
                 && !threatened
                 && !capture
                 && i > 0
-                && depth <= LMP_MAX_DEPTH
+                && depth <= params.lmp_max_depth()
                 && best_score > -MATE_BOUND
-                && quiet_count >= LMP_BASE + LMP_PER_DEPTH_SQUARED * (depth * depth) as usize
+                && quiet_count as i32
+                    >= params.lmp_base() + params.lmp_per_depth_squared() * depth * depth
             {
                 continue;
             }
@@ -792,12 +801,12 @@ impl<'a> Worker<'a> {
             } else {
                 let mut reduction = 0;
                 if features.lmr
-                    && depth >= LMR_MIN_DEPTH
+                    && depth >= params.lmr_min_depth()
                     && !capture
                     && !threatened
-                    && i >= LMR_FIRST_REDUCED_MOVE
+                    && i >= params.lmr_first_reduced_move() as usize
                 {
-                    reduction = LMR.reduction(depth, i);
+                    reduction = self.shared.lmr.reduction(depth, i);
                     if pv_node {
                         reduction -= 1;
                     }
@@ -805,7 +814,8 @@ impl<'a> Worker<'a> {
                         reduction -= 1;
                     }
                     if self.shared.features.history_lmr {
-                        reduction -= self.heuristics.history(&pos, mv) / LMR_HISTORY_DIVISOR;
+                        reduction -=
+                            self.heuristics.history(&pos, mv) / params.lmr_history_divisor();
                     }
                     reduction = reduction.clamp(0, depth - 2);
                 }
@@ -841,7 +851,8 @@ impl<'a> Worker<'a> {
                     if score >= beta {
                         if !capture {
                             let tried = &quiets_tried[..quiet_count];
-                            self.heuristics.reward_quiet(&pos, mv, ply, depth, tried);
+                            self.heuristics
+                                .reward_quiet(params, &pos, mv, ply, depth, tried);
                         }
                         break;
                     }

@@ -304,7 +304,7 @@ function playerOptions(select, value) {
   select.replaceChildren(...names.map((n) => {
     const o = document.createElement("option");
     o.value = n;
-    o.textContent = n === "human" ? "Human" : `Engine: ${n}`;
+    o.textContent = n === "human" ? "Human" : n;
     return o;
   }));
   select.value = value;
@@ -526,6 +526,14 @@ function sendLevel(side, value) {
 function renderClocks() {
   const running = state.clocks.running;
   const any = state.clocks.red || state.clocks.blue;
+  const kind = $("clock-kind");
+  if (![kind, $("clock-min"), $("clock-inc"), $("clock-set")].includes(document.activeElement)) {
+    kind.value = any ? "clock" : "none";
+    if (any) {
+      $("clock-min").value = +(any.control.base_ms / 60000).toFixed(2);
+      $("clock-inc").value = any.control.inc_ms / 1000;
+    }
+  }
   $("clockbar").hidden = !any;
   // The clock of the side drawn at the top comes first.
   $("clockbar").style.flexDirection = flipped ? "row-reverse" : "row";
