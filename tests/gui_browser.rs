@@ -154,6 +154,38 @@ fn open(browser: &Browser, server: &GuiServer) -> String {
     game_id(browser)
 }
 
+/// A browser on the page of a server of its own, and the page's game.
+struct Page {
+    browser: Browser,
+    server: GuiServer,
+    id: String,
+}
+
+impl Page {
+    /// A server with `args` and a browser on its page; none without Chromium.
+    fn start(args: &[&str]) -> Option<Page> {
+        let browser = Browser::start()?;
+        let server = GuiServer::start(args);
+        let id = open(&browser, &server);
+        Some(Page {
+            browser,
+            server,
+            id,
+        })
+    }
+
+    /// The game's state from the API.
+    fn state(&self) -> serde_json::Value {
+        self.server.get(&format!("/api/game/{}", self.id))
+    }
+
+    /// A call of the game's API: its status and answer.
+    fn post(&self, action: &str, body: serde_json::Value) -> (u16, serde_json::Value) {
+        self.server
+            .post(&format!("/api/game/{}/{action}", self.id), &body)
+    }
+}
+
 /// A number the page's script answers.
 fn number(browser: &Browser, script: &str) -> f64 {
     browser
@@ -353,15 +385,10 @@ fn the_page_keeps_what_was_typed_and_says_things_right() {
 /// turned for Blue, Home/End, the .pgn download, animals in the move list.
 #[test]
 fn games_end_are_recorded_and_can_be_taken_back() {
-    let Some(browser) = Browser::start() else {
+    let Some(page) = Page::start(&[]) else {
         return;
     };
-    let server = GuiServer::start(&[]);
-    let id = open(&browser, &server);
-    let state = || server.get(&format!("/api/game/{id}"));
-    let post = |action: &str, body: serde_json::Value| {
-        server.post(&format!("/api/game/{id}/{action}"), &body)
-    };
+    let (browser, state, post) = (&page.browser, || page.state(), |a: &str, b| page.post(a, b));
 
     // 9: a den entry ends the game; the banner is beside the board and goes.
     post(
@@ -414,7 +441,7 @@ fn games_end_are_recorded_and_can_be_taken_back() {
     assert!(!record.contains("Termination"), "{record}");
     assert!(record.contains("[Result \"*\"]"), "{record}");
     // Animals and × in the list; the plain moves stay in data-move.
-    let shown = text_of(&browser, "#moves .mv[data-ply=\"3\"]");
+    let shown = text_of(browser, "#moves .mv[data-ply=\"3\"]");
     assert_eq!(shown, "W c3d3");
     assert_eq!(
         browser.script("return document.querySelector('#moves .mv[data-ply=\"3\"]').dataset.move;"),
@@ -426,7 +453,7 @@ fn games_end_are_recorded_and_can_be_taken_back() {
     );
     post("move", serde_json::json!({"move": "d5d4"}));
     wait_for("a capture in the list", TIMEOUT, || {
-        (text_of(&browser, "#moves .mv[data-ply=\"1\"]") == "R d5×d4").then_some(())
+        (text_of(browser, "#moves .mv[data-ply=\"1\"]") == "R d5×d4").then_some(())
     });
 
     // Home and End.
@@ -454,7 +481,7 @@ fn games_end_are_recorded_and_can_be_taken_back() {
     browser.select("#clock-kind", "clock");
     browser.click("#clock-set");
     wait_for("the clocks", TIMEOUT, || {
-        let text = text_of(&browser, "[data-clock=\"red\"]");
+        let text = text_of(browser, "[data-clock=\"red\"]");
         text.contains(':').then_some(())
     });
     let lost = wait_for("Red's flag", ENGINE_WAIT, || {
@@ -527,18 +554,14 @@ fn games_end_are_recorded_and_can_be_taken_back() {
 /// chosen analysis engines, and levels.
 #[test]
 fn a_game_is_reviewed_and_analysed() {
-    let Some(browser) = Browser::start() else {
-        return;
-    };
     let bin = env!("CARGO_BIN_EXE_doushou");
     let first = format!("a={bin}");
     let second = format!("b={bin}");
-    let server = GuiServer::start(&["--engine", &first, "--engine", &second]);
-    let id = open(&browser, &server);
-    let state = || server.get(&format!("/api/game/{id}"));
-    let post = |action: &str, body: serde_json::Value| {
-        server.post(&format!("/api/game/{id}/{action}"), &body)
+    let Some(page) = Page::start(&["--engine", &first, "--engine", &second]) else {
+        return;
     };
+    let (browser, state, post) = (&page.browser, || page.state(), |a: &str, b| page.post(a, b));
+    let server = &page.server;
     post("options", serde_json::json!({"players": {"blue": "human"}}));
 
     // A missed win (d8e8 instead of the den entry d8d9) among quiet moves.
@@ -549,7 +572,7 @@ fn a_game_is_reviewed_and_analysed() {
     browser.type_into("#review-depth", "3");
     browser.click("#review");
     wait_for("the graph", ENGINE_WAIT, || {
-        (count(&browser, "[data-eval-graph] [data-ply]") == 4).then_some(())
+        (count(browser, "[data-eval-graph] [data-ply]") == 4).then_some(())
     });
     let cps = browser.script(
         "return [...document.querySelectorAll('[data-eval-graph] [data-ply]')].map(p => Number(p.getAttribute('data-cp')));",
@@ -605,7 +628,7 @@ fn a_game_is_reviewed_and_analysed() {
     assert_eq!(pv[2], "d8d9", "{pv:?}");
     // A line clicked is played on the board, its first move shown.
     wait_for("a line on the page", ENGINE_WAIT, || {
-        (count(&browser, "#analysis-lines li.line") >= 1).then_some(())
+        (count(browser, "#analysis-lines li.line") >= 1).then_some(())
     });
     browser.click("#analysis-lines li.line");
     wait_for("the line on the board", TIMEOUT, || {
@@ -621,7 +644,7 @@ fn a_game_is_reviewed_and_analysed() {
     });
 
     // Levels: the engine gets Skill Level 5 and the record says so.
-    open(&browser, &server);
+    open(browser, server);
     browser.select("#player-blue", "a");
     wait_for("the level box", TIMEOUT, || {
         (browser.script("return document.getElementById('level-blue-box').hidden;") == false)
@@ -654,15 +677,10 @@ fn a_game_is_reviewed_and_analysed() {
 #[test]
 #[ignore]
 fn screenshots() {
-    let Some(browser) = Browser::start() else {
+    let Some(page) = Page::start(&[]) else {
         return;
     };
-    let server = GuiServer::start(&[]);
-    let id = open(&browser, &server);
-    let state = || server.get(&format!("/api/game/{id}"));
-    let post = |action: &str, body: serde_json::Value| {
-        server.post(&format!("/api/game/{id}/{action}"), &body)
-    };
+    let (browser, state, post) = (&page.browser, || page.state(), |a: &str, b| page.post(a, b));
     // Eighteen plies of doushou against itself, quickly.
     post(
         "options",

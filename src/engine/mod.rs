@@ -9,6 +9,7 @@ pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod search;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
@@ -19,6 +20,7 @@ use eval::EvalKind;
 use nnue::Network;
 use params::{LmrTable, SearchParams};
 use search::{Bounds, Features, Listener, PaddedCounter, SearchResult, Shared, Worker};
+use skill::Skill;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
@@ -104,6 +106,12 @@ pub struct EngineOptions {
     pub contempt: i32,
     /// The tunable search parameters (hidden options, [`params::PARAMS`]).
     pub params: SearchParams,
+    /// `Skill Level`: 0 (weakest) to 20 (full strength), see [`skill`].
+    pub skill_level: i32,
+    /// `UCI_LimitStrength`: play at the level of `uci_elo` instead.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for under `limit_strength`.
+    pub uci_elo: i32,
     /// The endgame tables (`TablebasePath`), if any.
     pub tablebases: Option<Arc<TableSet>>,
     /// Positions with more pieces are not looked up (`TablebaseMaxPieces`).
@@ -124,6 +132,9 @@ impl Default for EngineOptions {
             net: nnue::embedded(),
             contempt: DEFAULT_CONTEMPT,
             params: SearchParams::default(),
+            skill_level: skill::FULL_STRENGTH,
+            limit_strength: false,
+            uci_elo: skill::ELO_MAX,
             tablebases: None,
             tb_max_pieces: 4,
         }
@@ -180,7 +191,7 @@ macro_rules! spin_option {
     };
 }
 
-const ENGINE_OPTIONS: [EngineOption; 20] = [
+const ENGINE_OPTIONS: [EngineOption; 23] = [
     spin_option!("Threads", threads as usize, 1, 256),
     spin_option!("Hash", hash_mb as usize, 1, 65536),
     EngineOption {
@@ -223,6 +234,19 @@ const ENGINE_OPTIONS: [EngineOption; 20] = [
     },
     check_option!("Search_IIR", features.iir),
     check_option!("Search_HistoryLMR", features.history_lmr),
+    spin_option!(
+        "Skill Level",
+        skill_level as i32,
+        0,
+        skill::FULL_STRENGTH as i64
+    ),
+    check_option!("UCI_LimitStrength", limit_strength),
+    spin_option!(
+        "UCI_Elo",
+        uci_elo as i32,
+        skill::ELO_MIN as i64,
+        skill::ELO_MAX as i64
+    ),
     EngineOption {
         name: "TablebasePath",
         kind: |_| OptionKind::String {
@@ -494,6 +518,20 @@ impl Searcher {
             // One legal move: play it at once, with a score from a one-ply look.
             bounds.depth = Some(1);
         }
+        let skill =
+            Skill::from_options(options.skill_level, options.limit_strength, options.uci_elo);
+        if let Some(skill) = skill {
+            // A weaker level searches less and keeps a few lines to choose from.
+            bounds.multipv = bounds.multipv.max(skill::SKILL_LINES);
+            let depth = skill.depth_cap();
+            bounds.depth = Some(bounds.depth.map_or(depth, |d| d.min(depth)));
+            let nodes = skill.node_cap();
+            bounds.nodes = Some(bounds.nodes.map_or(nodes, |n| n.min(nodes)));
+            log::info!(
+                "skill level {:.2}: depth {depth}, {nodes} nodes",
+                skill.level()
+            );
+        }
         let done_thinking = AtomicBool::new(false);
         let shared = Shared {
             tt,
@@ -532,6 +570,16 @@ impl Searcher {
             }),
             _ => think(),
         };
+        if let Some(skill) = skill
+            && result.lines.len() > 1
+        {
+            let scores: Vec<i32> = result.lines.iter().map(|(score, _)| *score).collect();
+            let (score, pv) = result.lines[skill.choose(&scores, game.position().key())].clone();
+            result.best_move = pv[0];
+            result.ponder_move = pv.get(1).copied();
+            result.score = score;
+            result.pv = pv;
+        }
         result.nodes = shared.total_nodes();
         result.tbhits = shared.tbhits.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;

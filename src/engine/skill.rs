@@ -1,0 +1,133 @@
+//! Levels for people: `Skill Level` 0–20 and `UCI_LimitStrength` with
+//! `UCI_Elo`. A weaker level searches less (a depth and a node cap) and then
+//! plays one of the best few root moves, not always the best: the search
+//! reports at least [`SKILL_LINES`] lines, and the move played is the one
+//! whose score plus a random push is highest, the push at most a margin that
+//! shrinks as the level rises. A move more than that margin worse than the
+//! best is never played, so a weak level misjudges, it does not blunder at
+//! random. The randomness is seeded by the position and the level: the same
+//! position at the same level gets the same move.
+
+use crate::util::rng::SplitMix64;
+
+/// The level of full strength: nothing is limited.
+pub const FULL_STRENGTH: i32 = 20;
+
+/// The lines the root search keeps at a limited level, to choose among.
+pub const SKILL_LINES: usize = 4;
+
+/// The `UCI_Elo` range: its least value plays as level 0, its greatest as
+/// full strength; between, the level is in proportion (a scale of this
+/// engine's own, calibrated by the matches in docs/strength.md).
+pub const ELO_MIN: i32 = 800;
+/// See [`ELO_MIN`].
+pub const ELO_MAX: i32 = 2800;
+
+/// How strongly to play: a level from 0 (weakest) to 20 (full strength),
+/// fractional when it comes from `UCI_Elo`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Skill(f64);
+
+impl Skill {
+    /// The level the options ask for: `UCI_Elo` when `limit_strength` is on,
+    /// else `Skill Level`. `None` for full strength.
+    pub fn from_options(skill_level: i32, limit_strength: bool, elo: i32) -> Option<Skill> {
+        let level = if limit_strength {
+            let elo = elo.clamp(ELO_MIN, ELO_MAX);
+            f64::from(FULL_STRENGTH) * f64::from(elo - ELO_MIN) / f64::from(ELO_MAX - ELO_MIN)
+        } else {
+            f64::from(skill_level.clamp(0, FULL_STRENGTH))
+        };
+        (level < f64::from(FULL_STRENGTH)).then_some(Skill(level))
+    }
+
+    /// The level, 0 to under 20.
+    pub fn level(self) -> f64 {
+        self.0
+    }
+
+    /// The deepest iteration: one ply at level 0, one more per level.
+    pub fn depth_cap(self) -> i32 {
+        1 + self.0 as i32
+    }
+
+    /// The most nodes: 100 at level 0, doubling every two levels (about 100
+    /// thousand at level 19, a fraction of a second).
+    pub fn node_cap(self) -> u64 {
+        (100.0 * 2f64.powf(self.0 / 2.0)) as u64
+    }
+
+    /// The most centipawns the move played may be worse than the best, as
+    /// the search scored them: 2.4 pawns at level 0, 12 at level 19.
+    pub fn margin(self) -> i32 {
+        ((f64::from(FULL_STRENGTH) - self.0) * 12.0) as i32
+    }
+
+    /// Which of `scores` (the root lines, best first, in centipawns or mate
+    /// scores) to play in the position whose key is `key`: the best score
+    /// plus a push in `0..=margin` among the lines within the margin of the
+    /// first. A mate found is kept: no line within the margin of a mate is
+    /// anything but a mate.
+    pub fn choose(self, scores: &[i32], key: u64) -> usize {
+        let Some(&best) = scores.first() else {
+            return 0;
+        };
+        let margin = self.margin();
+        let seed = key ^ (self.0 * 1000.0) as u64 ^ 0x5EED_5EED_5EED_5EED;
+        let mut rng = SplitMix64::new(seed);
+        let mut chosen = 0;
+        let mut chosen_value = i64::MIN;
+        for (i, &score) in scores.iter().enumerate() {
+            if best.saturating_sub(score) > margin {
+                break;
+            }
+            let push = rng.below(margin as usize + 1) as i64;
+            let value = i64::from(score) + push;
+            if value > chosen_value {
+                chosen = i;
+                chosen_value = value;
+            }
+        }
+        chosen
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_come_from_skill_level_or_from_the_elo() {
+        assert_eq!(Skill::from_options(20, false, ELO_MIN), None);
+        assert_eq!(Skill::from_options(7, false, ELO_MIN), Some(Skill(7.0)));
+        assert_eq!(Skill::from_options(20, true, ELO_MIN), Some(Skill(0.0)));
+        assert_eq!(Skill::from_options(0, true, ELO_MAX), None);
+        let mid = Skill::from_options(20, true, (ELO_MIN + ELO_MAX) / 2).unwrap();
+        assert!((mid.level() - 10.0).abs() < 1e-9);
+        // Lower levels search less and choose more loosely.
+        let (low, high) = (Skill(0.0), Skill(19.0));
+        assert!(low.depth_cap() < high.depth_cap());
+        assert!(low.node_cap() < high.node_cap());
+        assert!(low.margin() > high.margin() && high.margin() > 0);
+    }
+
+    #[test]
+    fn the_choice_stays_within_the_margin_and_depends_on_the_position() {
+        let skill = Skill(0.0);
+        let scores = [100, 90, 95 - skill.margin(), -500];
+        let mut seen = [false; 4];
+        for key in 0..200u64 {
+            let i = skill.choose(&scores, key);
+            assert!(i < 2, "{i}: a move beyond the margin");
+            assert_eq!(i, skill.choose(&scores, key), "deterministic");
+            seen[i] = true;
+        }
+        assert!(seen[0] && seen[1], "both near-best moves get played");
+        // A mate is never given up for a quiet move.
+        let mate = crate::engine::score::MATE - 3;
+        for key in 0..50u64 {
+            assert_eq!(skill.choose(&[mate, 200, 190], key), 0);
+        }
+        assert_eq!(skill.choose(&[], 1), 0);
+    }
+}
