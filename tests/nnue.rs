@@ -9,11 +9,12 @@
 mod common;
 
 use common::{EngineProcess, every_switch, random_move};
-use doushou::engine::nnue::features::{INPUTS, feature_index};
+use doushou::engine::nnue::features::{INPUTS, RuleInput, feature_index};
 use doushou::engine::nnue::{self, Accumulator, AccumulatorStack, NetError, Network, Quantisation};
 use doushou::engine::search::Silent;
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Position, Rules, Side, Square};
+use doushou::util::bytes::fnv1a;
 use doushou::util::rng::SplitMix64 as Rng;
 use std::path::PathBuf;
 use std::process::Command;
@@ -36,6 +37,36 @@ fn random_net(seed: u64, hidden: usize) -> Network {
     Network::new(q, &format!("random seed {seed}"), w1, b1, w2, -123).unwrap()
 }
 
+/// [`random_net`] with rule inputs: `Repetition=draw` and `DogOverWolf`, rows
+/// of the same size as `W1`'s.
+fn random_net_with_rules(seed: u64, hidden: usize) -> Network {
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    let rows: Vec<i16> = (0..2 * hidden)
+        .map(|_| rng.below(129) as i16 - 64)
+        .collect();
+    random_net(seed, hidden)
+        .with_rule_inputs(
+            vec![RuleInput::RepetitionDraw, RuleInput::DogOverWolf],
+            rows,
+        )
+        .unwrap()
+}
+
+/// The version-1 file of a net without rule inputs: the version-2 file
+/// without its rule input count.
+fn version_1_bytes(net: &Network) -> Vec<u8> {
+    assert!(net.rule_inputs().is_empty());
+    let v2 = net.to_bytes();
+    let mut v1 = v2[..8].to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    // inputs, H, SCALE, QA, QB; then n (after the rule count), the rest.
+    v1.extend_from_slice(&v2[12..32]);
+    v1.extend_from_slice(&v2[36..v2.len() - 4]);
+    let sum = fnv1a(&v1);
+    v1.extend_from_slice(&sum.to_le_bytes());
+    v1
+}
+
 /// A file in the temporary folder, unique to this test process.
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
     let path = std::env::temp_dir().join(format!("doushou-nnue-{}-{name}", std::process::id()));
@@ -48,7 +79,7 @@ fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
 fn patch_u32(bytes: &mut [u8], at: usize, value: u32) {
     bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
     let body = bytes.len() - 4;
-    let sum = nnue::fnv1a(&bytes[..body]);
+    let sum = fnv1a(&bytes[..body]);
     bytes[body..].copy_from_slice(&sum.to_le_bytes());
 }
 
@@ -59,38 +90,69 @@ fn patch_u32(bytes: &mut [u8], at: usize, value: u32) {
 #[test]
 fn writing_then_reading_gives_the_net_back() {
     for (seed, hidden) in [(1, 1), (2, 7), (3, 64), (4, 1024)] {
-        let net = random_net(seed, hidden);
-        let bytes = net.to_bytes();
-        let back = Network::from_bytes(&bytes).unwrap();
-        assert_eq!(back, net, "H {hidden}");
-        assert_eq!(back.to_bytes(), bytes, "H {hidden}");
-        assert_eq!(back.description(), format!("random seed {seed}"));
+        for net in [
+            random_net(seed, hidden),
+            random_net_with_rules(seed, hidden),
+        ] {
+            let bytes = net.to_bytes();
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back, net, "H {hidden}");
+            assert_eq!(back.to_bytes(), bytes, "H {hidden}");
+            assert_eq!(back.description(), format!("random seed {seed}"));
+            assert_eq!(back.rule_inputs(), net.rule_inputs());
+        }
     }
 }
 
 #[test]
 fn the_file_layout_is_the_documented_one() {
-    let net = random_net(5, 3);
+    let net = random_net_with_rules(5, 3);
     let bytes = net.to_bytes();
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let i16_at = |at: usize| i16::from_le_bytes([bytes[at], bytes[at + 1]]);
     assert_eq!(&bytes[..8], b"DSQNNUE\0");
     assert_eq!(
-        [8, 12, 16, 20, 24, 28, 32].map(u32_at),
-        [1, 1008, 3, 300, 64, 32, 13]
+        [8, 12, 16, 20, 24, 28, 32, 36].map(u32_at),
+        [2, 1008, 3, 300, 64, 32, 2, 13]
     );
-    assert_eq!(&bytes[36..49], b"random seed 5");
-    let w1_at = 49;
-    let first = i16::from_le_bytes([bytes[w1_at], bytes[w1_at + 1]]);
-    assert_eq!(first, net.w1_row(0)[0]);
-    assert_eq!(bytes.len(), 49 + 2 * 1008 * 3 + 2 * 3 + 4 * 3 + 4 + 4);
+    // The rule input codes, then the description.
+    assert_eq!([40, 44].map(u32_at), [0, 3]);
+    assert_eq!(&bytes[48..61], b"random seed 5");
+    let w1_at = 61;
+    assert_eq!(i16_at(w1_at), net.w1_row(0)[0]);
+    let rules_at = w1_at + 2 * 1008 * 3;
+    assert_eq!(
+        i16_at(rules_at + 2 * 3),
+        net.rule_row(RuleInput::DogOverWolf).unwrap()[0]
+    );
+    assert_eq!(i16_at(rules_at + 2 * 2 * 3), net.b1()[0]);
+    assert_eq!(bytes.len(), 61 + 2 * (1008 + 2) * 3 + 2 * 3 + 4 * 3 + 4 + 4);
     let b2_at = bytes.len() - 8;
     assert_eq!(u32_at(b2_at) as i32, -123);
-    assert_eq!(u32_at(bytes.len() - 4), nnue::fnv1a(&bytes[..b2_at + 4]));
+    assert_eq!(u32_at(bytes.len() - 4), fnv1a(&bytes[..b2_at + 4]));
+}
+
+#[test]
+fn a_version_1_file_reads_as_a_net_without_rule_inputs() {
+    let net = random_net(21, 5);
+    let back = Network::from_bytes(&version_1_bytes(&net)).unwrap();
+    assert_eq!(back, net);
+    assert!(back.rule_inputs().is_empty());
+    let mut draw = Rules::default();
+    draw.set("Repetition", "draw").unwrap();
+    assert_eq!(back.missing_rules(&Rules::default()), Vec::<String>::new());
+    assert_eq!(back.missing_rules(&draw), ["Repetition=draw"]);
+    // What it cannot see it evaluates as under the default rules.
+    let pos = Position::startpos();
+    assert_eq!(
+        back.for_rules(&draw).evaluate_position(&pos),
+        back.evaluate_position(&pos)
+    );
 }
 
 #[test]
 fn each_kind_of_bad_file_is_refused_with_its_own_error() {
-    let good = random_net(6, 8).to_bytes();
+    let good = random_net_with_rules(6, 8).to_bytes();
     let read = |bytes: &[u8]| Network::from_bytes(bytes).unwrap_err();
 
     let mut magic = good.clone();
@@ -99,8 +161,8 @@ fn each_kind_of_bad_file_is_refused_with_its_own_error() {
     assert_eq!(read(b"DSQ"), NetError::BadMagic);
 
     let mut version = good.clone();
-    patch_u32(&mut version, 8, 2);
-    assert_eq!(read(&version), NetError::UnsupportedVersion(2));
+    patch_u32(&mut version, 8, 3);
+    assert_eq!(read(&version), NetError::UnsupportedVersion(3));
 
     let mut inputs = good.clone();
     patch_u32(&mut inputs, 12, 1000);
@@ -111,6 +173,21 @@ fn each_kind_of_bad_file_is_refused_with_its_own_error() {
         patch_u32(&mut hidden, 16, h);
         assert_eq!(read(&hidden), NetError::HiddenOutOfRange(h));
     }
+
+    let mut rule_count = good.clone();
+    patch_u32(&mut rule_count, 32, 10);
+    assert_eq!(read(&rule_count), NetError::RuleInputCount(10));
+
+    let mut unknown = good.clone();
+    patch_u32(&mut unknown, 40, 99);
+    assert_eq!(read(&unknown), NetError::UnknownRuleInput(99));
+
+    let mut twice = good.clone();
+    patch_u32(&mut twice, 44, 0);
+    assert_eq!(
+        read(&twice),
+        NetError::DuplicateRuleInput(RuleInput::RepetitionDraw)
+    );
 
     let mut smaller = good.clone();
     patch_u32(&mut smaller, 16, 7);
@@ -155,17 +232,68 @@ fn each_kind_of_bad_file_is_refused_with_its_own_error() {
             f[60] ^= 1;
             f
         }),
+        read(&rule_count),
+        read(&unknown),
+        read(&twice),
     ]
     .iter()
     .map(|e| e.to_string())
     .collect();
-    for (text, word) in
-        texts
-            .iter()
-            .zip(["magic", "version", "input", "size", "truncated", "checksum"])
-    {
+    for (text, word) in texts.iter().zip([
+        "magic",
+        "version",
+        "input",
+        "size",
+        "truncated",
+        "checksum",
+        "rule inputs",
+        "rule input code 99",
+        "Repetition=draw",
+    ]) {
         assert!(text.contains(word), "{text:?} should mention {word}");
     }
+}
+
+#[test]
+fn rule_inputs_add_their_rows_to_the_bias_under_their_rules_only() {
+    let net = random_net_with_rules(22, 6);
+    let plain = random_net(22, 6);
+    let pos: Position = "l5t/1d3c1/r1p1w1e/7/3E3/7/2W1P1R/1C3D1/T5L b 0 1"
+        .parse()
+        .unwrap();
+    let mut draw = Rules::default();
+    draw.set("Repetition", "draw").unwrap();
+    // Under the default rules the rule inputs are off: the net is the plain one.
+    assert_eq!(net.bias(), plain.b1());
+    assert_eq!(net.evaluate_position(&pos), plain.evaluate_position(&pos));
+    let under_draw = net.for_rules(&draw);
+    let expected: Vec<i16> = plain
+        .b1()
+        .iter()
+        .zip(net.rule_row(RuleInput::RepetitionDraw).unwrap())
+        .map(|(b, w)| b.wrapping_add(*w))
+        .collect();
+    assert_eq!(under_draw.bias(), expected.as_slice());
+    assert_eq!(under_draw.rules(), &draw);
+    assert_ne!(
+        under_draw.evaluate_position(&pos),
+        net.evaluate_position(&pos),
+        "the same position, two repetition rules, two evaluations"
+    );
+    // Both rule inputs on: both rows.
+    let mut xoudouqi = Rules::XOUDOUQI;
+    xoudouqi.set("Repetition", "draw").unwrap();
+    let both = net.for_rules(&xoudouqi);
+    let dog = net.rule_row(RuleInput::DogOverWolf).unwrap();
+    for h in 0..6 {
+        assert_eq!(both.bias()[h], expected[h].wrapping_add(dog[h]));
+    }
+    // What it has no input for is named.
+    assert_eq!(
+        net.missing_rules(&xoudouqi),
+        ["RatBankCapture=true", "TrappedAttackerPowerless=true"]
+    );
+    assert!(net.missing_rules(&draw).is_empty());
 }
 
 #[test]
@@ -495,6 +623,85 @@ fn a_bad_eval_file_is_refused_and_the_engine_keeps_its_net() {
     for f in [good, truncated, version] {
         let _ = std::fs::remove_file(f);
     }
+}
+
+/// The score of the last `info` line of `go depth 1`, centipawns.
+fn depth_1_score(e: &mut EngineProcess) -> i32 {
+    let lines = e.go("go depth 1");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score cp "))
+        .unwrap_or_else(|| e.fail(&format!("no cp score in {lines:?}")));
+    let after = info.split(" score cp ").nth(1).unwrap();
+    after.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn the_engine_evaluates_under_the_rules_in_force_and_warns_of_a_net_made_for_others() {
+    let net = random_net_with_rules(30, 16);
+    let with_rules = temp_file("rules.nnue", &net.to_bytes());
+    let old = temp_file("old.nnue", &version_1_bytes(&random_net(31, 16)));
+    let pos = *Game::from_fen_and_moves(
+        Rules::default(),
+        doushou::rules::START_FEN,
+        &["a3a4", "g7g6"],
+    )
+    .unwrap()
+    .position();
+    let mut draw = Rules::default();
+    draw.set("Repetition", "draw").unwrap();
+
+    let mut e = EngineProcess::start();
+    e.quiet(&format!(
+        "setoption name EvalFile value {}",
+        with_rules.display()
+    ));
+    e.quiet("position startpos moves a3a4 g7g6");
+    let (eval_forbid, search_forbid) = (eval_total(&mut e), depth_1_score(&mut e));
+    // The net has an input for it: nothing to warn of.
+    e.quiet("setoption name Repetition value draw");
+    e.quiet("position startpos moves a3a4 g7g6");
+    let (eval_draw, search_draw) = (eval_total(&mut e), depth_1_score(&mut e));
+    assert_eq!(eval_forbid, net.evaluate_position(&pos));
+    assert_eq!(eval_draw, net.for_rules(&draw).evaluate_position(&pos));
+    assert_ne!(
+        eval_forbid, eval_draw,
+        "two repetition rules, one evaluation"
+    );
+    // The search evaluates under the rules in force too (no repetition can
+    // happen in one ply, so only the evaluation differs).
+    assert_ne!(search_forbid, search_draw);
+
+    // A version-1 net has no rule inputs: chosen under Repetition=draw, it is
+    // warned about, and `eval` says so; under the default rules it is not.
+    e.send(&format!("setoption name EvalFile value {}", old.display()));
+    let lines = e.sync();
+    assert!(
+        lines.len() == 1
+            && lines[0].starts_with("info string warning: ")
+            && lines[0].contains("Repetition=draw")
+            && lines[0].contains("default rules"),
+        "{lines:?}"
+    );
+    e.strict = false;
+    e.send("eval");
+    let lines = e.sync();
+    e.strict = true;
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("warning: ") && l.contains("Repetition=draw")),
+        "{lines:?}"
+    );
+    e.quiet("setoption name Repetition value forbid");
+    e.quiet(&format!("setoption name EvalFile value {}", old.display()));
+    e.strict = false;
+    e.send("eval");
+    let lines = e.sync();
+    e.strict = true;
+    assert!(!lines.iter().any(|l| l.contains("warning")), "{lines:?}");
+    e.finish();
 }
 
 #[test]

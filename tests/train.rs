@@ -8,8 +8,9 @@
 mod common;
 
 use common::run_tool;
-use doushou::engine::nnue::features::{INPUTS, active_features};
-use doushou::rules::Position;
+use doushou::engine::nnue::Network;
+use doushou::engine::nnue::features::{INPUTS, RuleInput, active_features};
+use doushou::rules::{Position, Rules};
 use doushou::tuning::train::files::Checkpoint;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -87,12 +88,16 @@ fn validation_losses(stderr: &str) -> Vec<f64> {
         .collect()
 }
 
-/// A version-1 net file, as `docs/nnue.md` describes it.
+/// A version-2 net file, as `docs/nnue.md` describes it.
 struct Net {
     hidden: usize,
     scale: i32,
     description: String,
+    /// The rule input codes.
+    rules: Vec<u32>,
     w1: Vec<i16>,
+    /// One row of H per rule input.
+    rule_rows: Vec<i16>,
     b1: Vec<i16>,
     w2: Vec<i16>,
     b2: i32,
@@ -116,17 +121,20 @@ fn read_net(path: &str) -> Net {
     let bytes = std::fs::read(path).unwrap();
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     assert_eq!(&bytes[..8], b"DSQNNUE\0", "magic");
-    assert_eq!(u32_at(8), 1, "version");
+    assert_eq!(u32_at(8), 2, "version");
     assert_eq!(u32_at(12), INPUTS as u32, "inputs");
     let hidden = u32_at(16) as usize;
     assert!((1..=1024).contains(&hidden));
     let scale = u32_at(20) as i32;
     assert!(scale >= 1);
     assert_eq!((u32_at(24), u32_at(28)), (QA as u32, QB as u32));
-    let n = u32_at(32) as usize;
-    let description = String::from_utf8(bytes[36..36 + n].to_vec()).unwrap();
-    let body = 36 + n;
-    let size = body + 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden + 4 + 4;
+    let r = u32_at(32) as usize;
+    let n = u32_at(36) as usize;
+    let rules: Vec<u32> = (0..r).map(|i| u32_at(40 + 4 * i)).collect();
+    let text = 40 + 4 * r;
+    let description = String::from_utf8(bytes[text..text + n].to_vec()).unwrap();
+    let body = text + n;
+    let size = body + 2 * (INPUTS + r) * hidden + 2 * hidden + 2 * 2 * hidden + 4 + 4;
     assert_eq!(bytes.len(), size, "file size");
     assert_eq!(fnv1a(&bytes[..size - 4]), u32_at(size - 4), "checksum");
     let i16s = |from: usize, count: usize| -> Vec<i16> {
@@ -135,14 +143,19 @@ fn read_net(path: &str) -> Net {
             .collect()
     };
     let w1 = i16s(body, INPUTS * hidden);
-    let b1 = i16s(body + 2 * INPUTS * hidden, hidden);
-    let w2 = i16s(body + 2 * INPUTS * hidden + 2 * hidden, 2 * hidden);
+    let rules_at = body + 2 * INPUTS * hidden;
+    let rule_rows = i16s(rules_at, r * hidden);
+    let b1_at = rules_at + 2 * r * hidden;
+    let b1 = i16s(b1_at, hidden);
+    let w2 = i16s(b1_at + 2 * hidden, 2 * hidden);
     let b2 = i32::from_le_bytes(bytes[size - 8..size - 4].try_into().unwrap());
     Net {
         hidden,
         scale,
         description,
+        rules,
         w1,
+        rule_rows,
         b1,
         w2,
         b2,
@@ -150,12 +163,20 @@ fn read_net(path: &str) -> Net {
 }
 
 impl Net {
-    /// The integer forward pass of `docs/nnue.md`, centipawns for the side to move.
-    fn score(&self, pos: &Position) -> i32 {
+    /// The integer forward pass of `docs/nnue.md` under `rules`, centipawns
+    /// for the side to move.
+    fn score(&self, pos: &Position, rules: &Rules) -> i32 {
         let stm = pos.side_to_move();
         let mut out = self.b2;
         for (half, side) in [stm, stm.opponent()].into_iter().enumerate() {
             let mut acc: Vec<i32> = self.b1.iter().map(|&b| b as i32).collect();
+            for (i, &code) in self.rules.iter().enumerate() {
+                if RuleInput::from_code(code).unwrap().is_on(rules) {
+                    for (h, a) in acc.iter_mut().enumerate() {
+                        *a += self.rule_rows[i * self.hidden + h] as i32;
+                    }
+                }
+            }
             for input in active_features(pos, side) {
                 for (h, a) in acc.iter_mut().enumerate() {
                     *a += self.w1[input * self.hidden + h] as i32;
@@ -217,7 +238,11 @@ fn training_lowers_the_validation_loss_and_writes_a_net_the_engine_can_read() {
     assert_eq!(float.epoch, 4);
     let mut spread = 0.0f64;
     for pos in positions(40) {
-        let (exact, quantised) = (float.net.score(&pos), net.score(&pos) as f64);
+        let rules = Rules::default();
+        let (exact, quantised) = (
+            float.net.score(&pos, &rules),
+            net.score(&pos, &rules) as f64,
+        );
         spread = spread.max(exact.abs());
         // Rounding W1 to 1/255 moves each of up to 16 active rows by half a
         // step: a few cp, more than 4 on some positions.
@@ -229,6 +254,61 @@ fn training_lowers_the_validation_loss_and_writes_a_net_the_engine_can_read() {
     }
     // Positions of differing scores, or the comparison says little.
     assert!(spread > 20.0, "every score near zero ({spread})");
+}
+
+#[test]
+fn data_under_two_rule_sets_gives_a_net_that_tells_them_apart() {
+    // The same games twice: once under the default rules (the file's own
+    // `# rules:` line), once under Repetition=draw, as if a second run.
+    let text = std::fs::read_to_string(data()).unwrap();
+    let mut both = text.clone();
+    both.push_str("# rules: Repetition=draw\n");
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        both.push_str(line);
+        both.push('\n');
+    }
+    let data_file = file("two-rule-sets.txt");
+    std::fs::write(&data_file, both).unwrap();
+    let out = file("two-rule-sets.nnue");
+    let run = run_tool(&[
+        "train", "--data", &data_file, "--out", &out, "--hidden", "8", "--epochs", "2", "--batch",
+        "256",
+    ]);
+    run.assert_ok("train on two rule sets");
+    assert!(
+        run.stderr
+            .contains("rule inputs (on for some training position): Repetition=draw"),
+        "{}",
+        run.stderr
+    );
+    let net = read_net(&out);
+    assert_eq!(net.rules, [RuleInput::RepetitionDraw.code()]);
+    assert!(net.description.contains("rule inputs [Repetition=draw]"));
+    // The engine reads it, and its integer pass is the documented one under
+    // either rule set.
+    let engine_net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let mut draw = Rules::default();
+    draw.set("Repetition", "draw").unwrap();
+    let float = Checkpoint::read(Path::new(&format!("{out}.ckpt"))).unwrap();
+    let mut differ = 0;
+    for pos in positions(20) {
+        for rules in [Rules::default(), draw] {
+            assert_eq!(
+                engine_net.for_rules(&rules).evaluate_position(&pos),
+                net.score(&pos, &rules).clamp(-20_000, 20_000)
+            );
+            let (exact, quantised) = (
+                float.net.score(&pos, &rules),
+                net.score(&pos, &rules) as f64,
+            );
+            assert!(
+                (exact - quantised).abs() <= 8.0,
+                "{exact} against {quantised}"
+            );
+        }
+        differ += usize::from(net.score(&pos, &Rules::default()) != net.score(&pos, &draw));
+    }
+    assert!(differ > 0, "the repetition rule changed no evaluation");
 }
 
 #[test]

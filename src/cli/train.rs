@@ -1,12 +1,10 @@
-//! `doushou train`: fits the NNUE to self-play data and writes the quantised
-//! net (`docs/nnue.md` gives the format and the recipe).
+//! `doushou train`'s flags: fits the NNUE to self-play data and writes the
+//! quantised net (`docs/nnue.md` gives the format and the recipe); the work is
+//! [`crate::tuning::train::command`].
 
-use crate::tuning::train::files::{self, Checkpoint, MAX_HIDDEN, QA, QB, Quantised};
-use crate::tuning::train::net::K;
-use crate::tuning::train::{self, ENOUGH_VALIDATION, Progress, TrainConfig, TrainError};
+use crate::tuning::train::command::{self, TrainOptions};
 use clap::Args;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// Arguments of `doushou train`.
 #[derive(Args, Debug)]
@@ -50,189 +48,21 @@ pub struct TrainArgs {
     pub validation: f64,
 }
 
-/// A progress line within an epoch at most this often.
-const REPORT_EVERY: Duration = Duration::from_secs(5);
-
 /// Runs `doushou train`; progress goes to stderr.
 pub fn run(args: &TrainArgs) -> Result<(), String> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| e.to_string())?;
-    pool.install(|| train(args)).map_err(|e| e.to_string())
-}
-
-fn train(args: &TrainArgs) -> Result<(), TrainError> {
-    let checkpoint_path = args.checkpoint.clone().unwrap_or_else(|| {
-        let mut name = args.out.clone().into_os_string();
-        name.push(".ckpt");
-        PathBuf::from(name)
-    });
-    let config = TrainConfig {
+    let options = TrainOptions {
+        data: args.data.clone(),
+        out: args.out.clone(),
+        hidden: args.hidden,
         epochs: args.epochs,
         batch: args.batch,
-        learning_rate: args.lr,
+        lr: args.lr,
         lambda: args.lambda,
-        checkpoint: Some(checkpoint_path.clone()),
+        seed: args.seed,
+        threads: args.threads,
+        resume: args.resume.clone(),
+        checkpoint: args.checkpoint.clone(),
+        validation: args.validation,
     };
-    config.check()?;
-    if !(0.0..1.0).contains(&args.validation) {
-        return Err(TrainError::Config(
-            "--validation must be within 0..1".into(),
-        ));
-    }
-    if let Some(h) = args.hidden
-        && !(1..=MAX_HIDDEN).contains(&h)
-    {
-        return Err(TrainError::Config(format!(
-            "--hidden must be within 1..={MAX_HIDDEN}"
-        )));
-    }
-    let resumed = args.resume.as_deref().map(Checkpoint::read).transpose()?;
-    if let Some(state) = &resumed {
-        let path = args.resume.clone().unwrap_or_default();
-        let differs = |what: &str, asked: u64, has: u64| TrainError::Checkpoint {
-            path: path.clone(),
-            message: format!("--{what} {asked}, but the checkpoint has {has}"),
-        };
-        if let Some(h) = args.hidden.filter(|&h| h != state.net.hidden) {
-            return Err(differs("hidden", h as u64, state.net.hidden as u64));
-        }
-        if let Some(s) = args.seed.filter(|&s| s != state.seed) {
-            return Err(differs("seed", s, state.seed));
-        }
-    }
-    // Before the long part: an output that cannot be written fails now.
-    files::check_writable(&args.out)?;
-    files::check_writable(&checkpoint_path)?;
-
-    let started = Instant::now();
-    let data = train::load(&args.data, args.validation)?;
-    eprintln!(
-        "train: {} positions ({} held out for validation) from {} games in {} file(s), read in {:.1}s",
-        data.train.len() + data.validation.len(),
-        data.validation.len(),
-        data.runs.games,
-        args.data.len(),
-        started.elapsed().as_secs_f64()
-    );
-    if data.validation.len() < ENOUGH_VALIDATION {
-        eprintln!(
-            "train: warning: only {} positions held out: too few for the validation loss to mean much \
-             (held out in blocks of 256 lines; give more data or a larger --validation)",
-            data.validation.len()
-        );
-    }
-    let state = match resumed {
-        Some(state) => {
-            if state.train_positions != data.train.len() as u64 {
-                eprintln!(
-                    "train: warning: the checkpoint was trained on {} positions, this data has {}",
-                    state.train_positions,
-                    data.train.len()
-                );
-            }
-            eprintln!(
-                "train: resuming after epoch {} from {}",
-                state.epoch,
-                args.resume
-                    .as_ref()
-                    .map_or(String::new(), |p| p.display().to_string())
-            );
-            state
-        }
-        None => Checkpoint::start(
-            args.hidden.unwrap_or(128),
-            args.seed.unwrap_or(1),
-            data.train.len(),
-        ),
-    };
-    let hidden = state.net.hidden;
-    let seed = state.seed;
-    let validation_text = |loss: Option<f64>| loss.map_or("-".to_string(), |l| format!("{l:.6}"));
-    eprintln!(
-        "train: hidden {hidden}, seed {seed}, batch {}, lr {}, lambda {}, K {K}, epochs {}..={}",
-        args.batch,
-        args.lr,
-        args.lambda,
-        state.epoch + 1,
-        args.epochs
-    );
-    let mut last_report = Instant::now();
-    let state = train::train(&data, &config, state, &mut |p| match p {
-        Progress::Batch {
-            epoch,
-            done,
-            total,
-            loss,
-        } => {
-            if last_report.elapsed() >= REPORT_EVERY && done < total {
-                last_report = Instant::now();
-                eprintln!(
-                    "train: epoch {epoch} {:.0}%  loss {loss:.6}  elapsed {:.0}s",
-                    100.0 * *done as f64 / *total as f64,
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
-        Progress::Epoch {
-            epoch,
-            train_loss,
-            validation_loss,
-            positions_per_second,
-        } => {
-            last_report = Instant::now();
-            eprintln!(
-                "train: epoch {epoch}/{}  loss {train_loss:.6}  validation {}  {:.0} positions/s  elapsed {:.0}s",
-                args.epochs,
-                validation_text(*validation_loss),
-                positions_per_second,
-                started.elapsed().as_secs_f64()
-            );
-        }
-    })?;
-
-    let quantised = Quantised::new(&state.net);
-    let [w1, b1, w2, b2] = quantised.largest;
-    eprintln!(
-        "train: largest |weight| before quantising: W1 {w1:.4}, b1 {b1:.4} (i16 holds {:.1}), W2 {w2:.4}, b2 {b2:.4}; SCALE {}",
-        i16::MAX as f64 / QA as f64,
-        quantised.scale
-    );
-    if quantised.clamped > 0 {
-        eprintln!(
-            "train: warning: {} weights did not fit their integers and were clamped",
-            quantised.clamped
-        );
-    }
-    let score_limit = i32::MAX as f64 / (QA * QB) as f64;
-    if quantised.score_bound > score_limit {
-        eprintln!(
-            "train: warning: the net can score up to {:.0} cp, past {score_limit:.0} where the i32 output overflows",
-            quantised.score_bound
-        );
-    }
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let description = format!(
-        "doushou train: {} positions ({} held out) from {}; {} epochs, hidden {hidden}, batch {}, lr {}, lambda {}, K {K}, seed {seed}; loss {}, validation {}",
-        data.train.len() + data.validation.len(),
-        data.validation.len(),
-        files.join(" "),
-        state.epoch,
-        args.batch,
-        args.lr,
-        args.lambda,
-        validation_text(state.train_loss),
-        validation_text(state.validation_loss),
-    );
-    files::write_atomically(&args.out, &quantised.to_bytes(&description))?;
-    eprintln!(
-        "train: wrote {} ({description}); checkpoint {}",
-        args.out.display(),
-        checkpoint_path.display()
-    );
-    Ok(())
+    command::run(&options).map_err(|e| e.to_string())
 }

@@ -533,13 +533,16 @@ impl Searcher {
             );
         }
         let done_thinking = AtomicBool::new(false);
+        // The net's bias for the rules of this game (the rule inputs): the
+        // rules change with `setoption`, the net with `EvalFile`.
+        let net = (options.eval == EvalKind::Nnue).then(|| options.net.for_rules(game.rules()));
         let shared = Shared {
             tt,
             stop: &done_thinking,
             user_stop: &control.stop,
             nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
             weights: &eval::WEIGHTS,
-            net: (options.eval == EvalKind::Nnue).then_some(&*options.net),
+            net: net.as_ref(),
             features: options.features,
             params: &options.params,
             lmr: &self.lmr,
@@ -715,7 +718,10 @@ impl Engine {
         let (net, terms) = match options.eval {
             EvalKind::Nnue => (
                 Some(options.net.description().to_string()),
-                vec![("nnue", options.net.evaluate_position(pos))],
+                vec![(
+                    "nnue",
+                    options.net.for_rules(game.rules()).evaluate_position(pos),
+                )],
             ),
             EvalKind::Linear => (
                 None,
@@ -727,6 +733,31 @@ impl Engine {
             net,
             total: terms.iter().map(|(_, v)| v).sum(),
             terms,
+        })
+    }
+
+    /// A warning when the evaluation in force cannot see the rules in force:
+    /// the net has no input for some of them, so it evaluates as under the
+    /// default rules (`docs/nnue.md`, "Rule inputs"). `None` when it can, or
+    /// with the linear evaluation (which reads the rules itself).
+    pub fn eval_warning(&self) -> Option<String> {
+        let options = &self.searcher.options;
+        if options.eval != EvalKind::Nnue {
+            return None;
+        }
+        let missing = options.net.missing_rules(&self.rules);
+        // The description comes from a file: keep its control bytes out.
+        let about: String = options
+            .net
+            .description()
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "the net ({about}) has no input for {}: it evaluates as under the default rules",
+                missing.join(", ")
+            )
         })
     }
 
@@ -798,8 +829,21 @@ impl Engine {
             self.searcher.clear_hash();
         }
         log::info!("option {name} = {value}");
+        let warned = self.eval_warning();
         self.searcher.options = o;
+        self.warn_if_new(warned);
         Ok(())
+    }
+
+    /// Logs [`Engine::eval_warning`] if there is one and it is not `warned`,
+    /// the one before the change: said once when the net and the rules stop
+    /// matching, not at every option after.
+    fn warn_if_new(&self, warned: Option<String>) {
+        if let Some(warning) = self.eval_warning()
+            && Some(&warning) != warned.as_ref()
+        {
+            log::warn!("{warning}");
+        }
     }
 
     /// Sets a search parameter (a hidden option): a running search ends first.
@@ -825,7 +869,9 @@ impl Engine {
     pub fn set_rules(&mut self, rules: Rules) {
         self.end_search();
         if rules != self.rules {
+            let warned = self.eval_warning();
             self.rules = rules;
+            self.warn_if_new(warned);
             self.game = self.game.as_ref().and_then(|g| replay(g, rules));
         }
     }

@@ -246,11 +246,21 @@ impl Session {
             Command::Register => log::debug!("register: nothing to register, ignored"),
             Command::SetOption { name, value } => {
                 let had_position = self.engine.game().is_some();
+                let warned = self.engine.eval_warning();
                 if let Err(e) = self.engine.set_option(&name, value.as_deref()) {
                     self.out.error(&e.to_string());
                 } else if had_position && self.engine.game().is_none() {
                     self.out
                         .error("the game's moves are not legal under the new rules; no position");
+                }
+                // A net chosen for rules it was not made for is said on the
+                // protocol too (`docs/nnue.md`); a rule change is only logged
+                // (stderr), as the built-in net cannot know every switch.
+                if name.trim().eq_ignore_ascii_case("EvalFile")
+                    && let Some(warning) = self.engine.eval_warning()
+                    && warned.as_ref() != Some(&warning)
+                {
+                    self.out.line(&format!("info string warning: {warning}"));
                 }
             }
             Command::NewGame => self.engine.new_game(),
@@ -384,6 +394,9 @@ impl Session {
             None => self
                 .out
                 .line(&format!("Evaluation for {side} to move, in centipawns:")),
+        }
+        if let Some(warning) = self.engine.eval_warning() {
+            self.out.line(&format!("warning: {warning}"));
         }
         for (term, v) in &eval.terms {
             self.out.line(&format!("{term:>18} {v:>7}"));

@@ -2,7 +2,7 @@
 //!
 //! Each position becomes the active inputs of the side to move's view and of
 //! the other side's ([`crate::engine::nnue::features`]), and its labels are
-//! turned to the side to move's view. The float network ([`net::Network`])
+//! turned to the side to move's view. The float network ([`net::FloatNet`])
 //! predicts the win probability `sigmoid(score / K)`; the target mixes the
 //! game's result and the search score's probability,
 //! `λ·result + (1-λ)·sigmoid(score / K)`, and the loss is the mean squared error.
@@ -14,63 +14,65 @@
 //! however many threads run, and a run resumed from a checkpoint ends where
 //! the uninterrupted run would.
 
+pub mod command;
 pub mod files;
 pub mod net;
 
 use super::data::TuneError;
 use super::data::{self, RunSummary};
-use crate::engine::nnue::features::active_features;
-use crate::rules::{Position, Side};
+use crate::engine::nnue::NetError;
+use crate::engine::nnue::features::{INPUTS, RULE_INPUTS, RuleInput, active_features};
+use crate::rules::{Position, Rules, Side};
 use crate::util::rng::SplitMix64;
 use files::Checkpoint;
-use net::{Gradient, Network};
+use net::{FloatNet, Gradient};
 use rayon::prelude::*;
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Instant;
 
 /// Why training could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TrainError {
     /// The data could not be read.
-    Data(TuneError),
+    #[error(transparent)]
+    Data(#[from] TuneError),
     /// A file could not be read or written.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What went wrong.
+        #[source]
         error: std::io::Error,
     },
     /// A checkpoint that cannot be resumed from.
+    #[error("{}: cannot resume: {error}", path.display())]
     Checkpoint {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        message: String,
+        #[source]
+        error: files::CheckpointError,
     },
+    /// A checkpoint made with other settings than those asked for.
+    #[error("{}: cannot resume: --{what} {asked}, but the checkpoint has {has}", path.display())]
+    CheckpointDiffers {
+        /// The file.
+        path: PathBuf,
+        /// The flag that differs.
+        what: &'static str,
+        /// The value asked for.
+        asked: u64,
+        /// The checkpoint's.
+        has: u64,
+    },
+    /// The quantised net is not one the engine would load (its output could
+    /// overflow, for one): refused rather than written.
+    #[error("the quantised net is not valid: {0}")]
+    Quantise(#[from] NetError),
     /// Settings that cannot work.
+    #[error("{0}")]
     Config(String),
-}
-
-impl fmt::Display for TrainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TrainError::Data(e) => write!(f, "{e}"),
-            TrainError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            TrainError::Checkpoint { path, message } => {
-                write!(f, "{}: cannot resume: {message}", path.display())
-            }
-            TrainError::Config(message) => write!(f, "{message}"),
-        }
-    }
-}
-
-impl std::error::Error for TrainError {}
-
-impl From<TuneError> for TrainError {
-    fn from(e: TuneError) -> TrainError {
-        TrainError::Data(e)
-    }
 }
 
 /// Positions as the net sees them: each one's active inputs (the side to
@@ -113,12 +115,16 @@ impl data::Entries for Positions {
 }
 
 impl Positions {
-    /// Adds `pos` with its labels from Red's view.
-    pub fn push(&mut self, pos: &Position, red_result: f64, red_score: i32) {
+    /// Adds `pos`, played under `rules`, with its labels from Red's view. Each
+    /// perspective's inputs are its board inputs and then the rule inputs on
+    /// under `rules` (input `INPUTS + code`, the same for both perspectives).
+    pub fn push(&mut self, pos: &Position, rules: &Rules, red_result: f64, red_score: i32) {
         let stm = pos.side_to_move();
         for side in [stm, stm.opponent()] {
             self.inputs
                 .extend(active_features(pos, side).map(|i| i as u16));
+            self.inputs
+                .extend(RuleInput::active(rules).map(|r| (INPUTS as u32 + r.code()) as u16));
         }
         self.offsets.push(self.inputs.len() as u32);
         let red = stm == Side::Red;
@@ -157,6 +163,9 @@ pub struct TrainingData {
     pub validation: Positions,
     /// What the files' `# done` lines say.
     pub runs: RunSummary,
+    /// The rule inputs on for some training position, by code: the net's
+    /// rule inputs (one never on would learn nothing).
+    pub rule_inputs: Vec<RuleInput>,
 }
 
 /// Fewer validation positions than this make the validation loss a rough guide.
@@ -169,13 +178,12 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
     let (train, held, runs, _split) = data::read_split(
         paths,
         validation,
-        |positions: &mut Positions, labelled, _rules| {
-            // The inputs do not depend on the rules: nothing to do with them.
+        |positions: &mut Positions, labelled, rules| {
             let score = labelled.score.ok_or(
                 "no search score: the trainer needs '<FEN> ; <result> ; <score>' \
                  (doushou selfplay writes it)",
             )?;
-            positions.push(&labelled.position, labelled.result, score);
+            positions.push(&labelled.position, rules, labelled.result, score);
             Ok(())
         },
     )?;
@@ -185,10 +193,21 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
             held.len()
         )));
     }
+    let mut seen = [false; RULE_INPUTS];
+    for &input in &train.inputs {
+        if let Some(code) = (input as usize).checked_sub(INPUTS) {
+            seen[code] = true;
+        }
+    }
+    let rule_inputs = RuleInput::ALL
+        .into_iter()
+        .filter(|r| seen[r.code() as usize])
+        .collect();
     Ok(TrainingData {
         train,
         validation: held,
         runs,
+        rule_inputs,
     })
 }
 
@@ -256,7 +275,7 @@ pub enum Progress {
 const CHUNK: usize = 512;
 
 /// The mean loss of `net` on `positions`, or `None` for no positions.
-pub fn mean_loss(net: &Network, positions: &Positions, lambda: f64) -> Option<f64> {
+pub fn mean_loss(net: &FloatNet, positions: &Positions, lambda: f64) -> Option<f64> {
     if positions.is_empty() {
         return None;
     }
@@ -360,8 +379,8 @@ mod tests {
         let mut positions = Positions::default();
         let red = Position::startpos();
         let blue: Position = START_FEN.replace(" w ", " b ").parse().unwrap();
-        positions.push(&red, 1.0, 120);
-        positions.push(&blue, 1.0, 120);
+        positions.push(&red, &Rules::default(), 1.0, 120);
+        positions.push(&blue, &Rules::default(), 1.0, 120);
         let (stm, other, result, score) = positions.get(0);
         assert_eq!(
             (stm.len(), other.len(), result, score),
@@ -375,5 +394,27 @@ mod tests {
             .map(|i| i as u16)
             .collect();
         assert_eq!(positions.get(1).1, expected.as_slice());
+    }
+
+    #[test]
+    fn the_rule_inputs_follow_both_perspectives_board_inputs() {
+        let mut positions = Positions::default();
+        let mut rules = Rules::XOUDOUQI;
+        rules.repetition = crate::rules::Repetition::Draw;
+        positions.push(&Position::startpos(), &rules, 0.5, 0);
+        let (stm, other, _, _) = positions.get(0);
+        let codes: Vec<u16> = [
+            RuleInput::RepetitionDraw,
+            RuleInput::DogOverWolf,
+            RuleInput::RatBankCapture,
+            RuleInput::TrappedAttackerPowerless,
+        ]
+        .iter()
+        .map(|r| (INPUTS as u32 + r.code()) as u16)
+        .collect();
+        for view in [stm, other] {
+            assert_eq!(view.len(), 16 + 4);
+            assert_eq!(&view[16..], codes.as_slice());
+        }
     }
 }

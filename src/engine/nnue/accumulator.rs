@@ -62,7 +62,7 @@ impl Accumulator {
         let h = net.hidden();
         for side in Side::BOTH {
             let values = &mut self.values[side.index() * h..side.index() * h + h];
-            values.copy_from_slice(net.b1());
+            values.copy_from_slice(net.bias());
             for input in active_features(pos, side) {
                 add_row(values, net.w1_row(input));
             }

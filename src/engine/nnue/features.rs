@@ -11,8 +11,14 @@
 //! ```
 //!
 //! giving [`INPUTS`] = 2 × 8 × 63 = 1008 inputs, of which at most 16 are active.
+//!
+//! Besides the board, a net may have [`RuleInput`]s: one per rule setting that
+//! changes who wins (a repetition draw, no no-capture limit, the xoudouqi
+//! switches), on for both perspectives alike while that setting is in force.
 
-use crate::rules::{Piece, Position, SQUARES, Side, Square, squares};
+use crate::rules::{
+    JumpBlockedBy, Piece, Position, Repetition, Rules, SQUARES, Side, Square, squares,
+};
 
 /// Number of inputs of each perspective.
 pub const INPUTS: usize = 2 * 8 * SQUARES;
@@ -37,6 +43,123 @@ pub fn active_features(pos: &Position, perspective: Side) -> impl Iterator<Item 
         let piece = pos.piece_at(sq).expect("an occupied square holds a piece");
         feature_index(perspective, piece, sq)
     })
+}
+
+/// An input of the net that says something about the rules in force rather
+/// than the board: on for both perspectives alike, so in the engine it only
+/// adds its row of `W1` to the hidden layer's bias (`docs/nnue.md`, "Rule
+/// inputs"). Each is off under the default rules, so a net without rule
+/// inputs is a net for the default rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RuleInput {
+    /// `Repetition=draw`: a third occurrence draws.
+    RepetitionDraw,
+    /// `Repetition=none`: repetition changes nothing.
+    RepetitionNone,
+    /// `NoCaptureLimit=0`: no draw for want of captures.
+    NoCaptureLimitOff,
+    /// `DogOverWolf=true`.
+    DogOverWolf,
+    /// `RatBankCapture=true`.
+    RatBankCapture,
+    /// `TrappedAttackerPowerless=true`.
+    TrappedAttackerPowerless,
+    /// `RatWaterElephant=true`.
+    RatWaterElephant,
+    /// `UniversalTraps=true`.
+    UniversalTraps,
+    /// `JumpBlockedBy=enemy`.
+    JumpBlockedByEnemy,
+}
+
+/// How many rule inputs there are.
+pub const RULE_INPUTS: usize = RuleInput::ALL.len();
+
+impl RuleInput {
+    /// Every rule input, in the order of their codes (the file stores codes).
+    pub const ALL: [RuleInput; 9] = [
+        RuleInput::RepetitionDraw,
+        RuleInput::RepetitionNone,
+        RuleInput::NoCaptureLimitOff,
+        RuleInput::DogOverWolf,
+        RuleInput::RatBankCapture,
+        RuleInput::TrappedAttackerPowerless,
+        RuleInput::RatWaterElephant,
+        RuleInput::UniversalTraps,
+        RuleInput::JumpBlockedByEnemy,
+    ];
+
+    /// The setting it stands for, as the protocol writes it.
+    pub const NAMES: [&'static str; 9] = [
+        "Repetition=draw",
+        "Repetition=none",
+        "NoCaptureLimit=0",
+        "DogOverWolf=true",
+        "RatBankCapture=true",
+        "TrappedAttackerPowerless=true",
+        "RatWaterElephant=true",
+        "UniversalTraps=true",
+        "JumpBlockedBy=enemy",
+    ];
+
+    /// Its code in the net file.
+    pub fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The rule input with file code `code`, if there is one.
+    pub fn from_code(code: u32) -> Option<RuleInput> {
+        RuleInput::ALL.get(code as usize).copied()
+    }
+
+    /// The setting it stands for, e.g. `Repetition=draw`.
+    pub fn name(self) -> &'static str {
+        RuleInput::NAMES[self as usize]
+    }
+
+    /// Whether it is on under `rules`.
+    pub fn is_on(self, rules: &Rules) -> bool {
+        match self {
+            RuleInput::RepetitionDraw => rules.repetition == Repetition::Draw,
+            RuleInput::RepetitionNone => rules.repetition == Repetition::None,
+            RuleInput::NoCaptureLimitOff => rules.no_capture_limit == 0,
+            RuleInput::DogOverWolf => rules.dog_over_wolf,
+            RuleInput::RatBankCapture => rules.rat_bank_capture,
+            RuleInput::TrappedAttackerPowerless => rules.trapped_attacker_powerless,
+            RuleInput::RatWaterElephant => rules.rat_water_elephant,
+            RuleInput::UniversalTraps => rules.universal_traps,
+            RuleInput::JumpBlockedByEnemy => rules.jump_blocked_by == JumpBlockedBy::Enemy,
+        }
+    }
+
+    /// The rule inputs on under `rules`.
+    pub fn active(rules: &Rules) -> impl Iterator<Item = RuleInput> + '_ {
+        RuleInput::ALL.into_iter().filter(|r| r.is_on(rules))
+    }
+}
+
+/// What of `rules` no rule input can say: the settings that differ from the
+/// default rules in a way no [`RuleInput`] stands for (the river jumps, a
+/// no-capture limit other than 0 and the default's), as `Name=Value`.
+pub fn rules_without_input(rules: &Rules) -> Vec<String> {
+    let default = Rules::default();
+    let mut out = Vec::new();
+    if rules.tiger_jump != default.tiger_jump {
+        out.push(format!(
+            "TigerJump={}",
+            rules.get("TigerJump").unwrap_or_default()
+        ));
+    }
+    if rules.lion_jump != default.lion_jump {
+        out.push(format!(
+            "LionJump={}",
+            rules.get("LionJump").unwrap_or_default()
+        ));
+    }
+    if rules.no_capture_limit != 0 && rules.no_capture_limit != default.no_capture_limit {
+        out.push(format!("NoCaptureLimit={}", rules.no_capture_limit));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -72,5 +195,36 @@ mod tests {
         blue.sort();
         assert_eq!(red.len(), MAX_ACTIVE);
         assert_eq!(red, blue);
+    }
+
+    #[test]
+    fn rule_inputs_are_off_under_the_default_rules_and_name_their_setting() {
+        assert_eq!(RuleInput::active(&Rules::default()).count(), 0);
+        let xoudouqi: Vec<RuleInput> = RuleInput::active(&Rules::XOUDOUQI).collect();
+        assert_eq!(
+            xoudouqi,
+            [
+                RuleInput::DogOverWolf,
+                RuleInput::RatBankCapture,
+                RuleInput::TrappedAttackerPowerless
+            ]
+        );
+        for (i, input) in RuleInput::ALL.into_iter().enumerate() {
+            assert_eq!(RuleInput::from_code(input.code()), Some(input));
+            assert_eq!(input.code() as usize, i);
+            // The name is a setting the rules take, and it turns the input on.
+            let (name, value) = input.name().split_once('=').unwrap();
+            let mut rules = Rules::default();
+            rules.set(name, value).unwrap();
+            assert_eq!(RuleInput::active(&rules).collect::<Vec<_>>(), [input]);
+        }
+        assert_eq!(RuleInput::from_code(RULE_INPUTS as u32), None);
+        let mut rules = Rules::default();
+        rules.set("NoCaptureLimit", "50").unwrap();
+        rules.set("LionJump", "none").unwrap();
+        assert_eq!(
+            rules_without_input(&rules),
+            ["LionJump=none", "NoCaptureLimit=50"]
+        );
     }
 }

@@ -8,9 +8,10 @@ pub mod features;
 mod network;
 
 pub use accumulator::{Accumulator, AccumulatorStack, EVAL_LIMIT, MoveDelta};
-pub use network::{MAGIC, MAX_HIDDEN, NetError, Network, Quantisation, VERSION, fnv1a};
+pub use network::{
+    MAGIC, MAX_HIDDEN, NetError, Network, Quantisation, VERSION, VERSION_WITHOUT_RULES,
+};
 
-use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -26,24 +27,15 @@ pub fn embedded() -> Arc<Network> {
 }
 
 /// Why a net file could not be used.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be read.
-    Read(std::io::Error),
+    #[error("cannot read it: {0}")]
+    Read(#[source] std::io::Error),
     /// The file is not a valid net.
-    Format(NetError),
+    #[error(transparent)]
+    Format(#[from] NetError),
 }
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LoadError::Read(e) => write!(f, "cannot read it: {e}"),
-            LoadError::Format(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
 
 /// Reads a net file.
 pub fn load(path: &Path) -> Result<Network, LoadError> {

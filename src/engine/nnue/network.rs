@@ -1,20 +1,34 @@
-//! The network's weights and the version-1 file format of `docs/nnue.md`:
-//! reading (with a typed error for every way a file can be wrong) and writing.
+//! The network's weights and the file format of `docs/nnue.md` (version 2,
+//! with rule inputs; version 1 is still read): reading (with a typed error for
+//! every way a file can be wrong) and writing, the format's one reader and one
+//! writer.
 
-use super::features::INPUTS;
+use super::features::{INPUTS, RULE_INPUTS, RuleInput};
+use crate::rules::Rules;
+use crate::util::bytes::{ByteReader, Truncated, fnv1a};
 use std::fmt;
+use std::sync::Arc;
 
 /// The first eight bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"DSQNNUE\0";
 
-/// The only file version this engine reads and writes.
-pub const VERSION: u32 = 1;
+/// The file version this engine writes: 2, whose header lists the net's rule
+/// inputs. Version 1 (no rule inputs) is still read.
+pub const VERSION: u32 = 2;
+
+/// The version before rule inputs, still read as a net without any.
+pub const VERSION_WITHOUT_RULES: u32 = 1;
 
 /// The widest hidden layer a file may declare.
 pub const MAX_HIDDEN: usize = 1024;
 
-/// Bytes before the description: magic and seven u32 fields.
-const HEADER_BYTES: usize = MAGIC.len() + 7 * 4;
+/// Bytes of a version-1 header before the description: magic and seven u32
+/// fields.
+const HEADER_BYTES_V1: usize = MAGIC.len() + 7 * 4;
+
+/// Bytes of a version-2 header before its rule input codes: magic and eight
+/// u32 fields.
+const HEADER_BYTES: usize = MAGIC.len() + 8 * 4;
 
 /// How the float network the trainer fits is turned into integers
 /// (`docs/nnue.md`, "Quantisation").
@@ -29,19 +43,34 @@ pub struct Quantisation {
 }
 
 /// Why bytes are not a usable net file. Each says which check failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NetError {
     /// The file does not start with `DSQNNUE\0`: not a net file.
+    #[error("bad magic: not a DSQNNUE net file")]
     BadMagic,
     /// A version this engine cannot read.
+    #[error("unsupported version {0} (this engine reads {VERSION_WITHOUT_RULES} and {VERSION})")]
     UnsupportedVersion(u32),
     /// The input count is not [`INPUTS`]: a net for other features.
+    #[error("wrong input count {0} (the engine's features are {INPUTS})")]
     WrongInputCount(u32),
     /// The hidden width is outside `1..=1024`.
+    #[error("hidden width {0} out of range 1..={MAX_HIDDEN}")]
     HiddenOutOfRange(u32),
+    /// More rule inputs than the engine knows.
+    #[error("{0} rule inputs, the engine knows {RULE_INPUTS}")]
+    RuleInputCount(u32),
+    /// A rule input code the engine does not know.
+    #[error("unknown rule input code {0}")]
+    UnknownRuleInput(u32),
+    /// A rule input listed twice.
+    #[error("rule input {} listed twice", .0.name())]
+    DuplicateRuleInput(RuleInput),
     /// `SCALE`, `QA` or `QB` is zero, which would divide by zero.
+    #[error("bad quantisation: SCALE {}, QA {}, QB {} (none may be 0)", .0.scale, .0.qa, .0.qb)]
     BadQuantisation(Quantisation),
     /// The file ends before what its header declares.
+    #[error("truncated: {actual} bytes, the header declares {expected}")]
     Truncated {
         /// Bytes the header declares (or the header itself needs).
         expected: u64,
@@ -49,6 +78,7 @@ pub enum NetError {
         actual: u64,
     },
     /// The file is longer than its header declares.
+    #[error("wrong size: {actual} bytes, the header declares {expected}")]
     WrongSize {
         /// Bytes the header declares.
         expected: u64,
@@ -56,6 +86,7 @@ pub enum NetError {
         actual: u64,
     },
     /// The checksum does not match the bytes: the file was damaged.
+    #[error("checksum mismatch: the file says {stored:08x}, its bytes give {computed:08x}")]
     ChecksumMismatch {
         /// The checksum stored in the file.
         stored: u32,
@@ -63,72 +94,44 @@ pub enum NetError {
         computed: u32,
     },
     /// The description is not UTF-8.
+    #[error("the description is not UTF-8")]
     BadDescription,
     /// Weights so large that the output sum could leave the i32 range.
+    #[error("the output weights are so large the score could overflow i32")]
     OutputOverflow,
 }
 
-impl fmt::Display for NetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetError::BadMagic => write!(f, "bad magic: not a DSQNNUE net file"),
-            NetError::UnsupportedVersion(v) => {
-                write!(f, "unsupported version {v} (this engine reads {VERSION})")
-            }
-            NetError::WrongInputCount(n) => {
-                write!(
-                    f,
-                    "wrong input count {n} (the engine's features are {INPUTS})"
-                )
-            }
-            NetError::HiddenOutOfRange(h) => {
-                write!(f, "hidden width {h} out of range 1..={MAX_HIDDEN}")
-            }
-            NetError::BadQuantisation(q) => write!(
-                f,
-                "bad quantisation: SCALE {}, QA {}, QB {} (none may be 0)",
-                q.scale, q.qa, q.qb
-            ),
-            NetError::Truncated { expected, actual } => write!(
-                f,
-                "truncated: {actual} bytes, the header declares {expected}"
-            ),
-            NetError::WrongSize { expected, actual } => write!(
-                f,
-                "wrong size: {actual} bytes, the header declares {expected}"
-            ),
-            NetError::ChecksumMismatch { stored, computed } => write!(
-                f,
-                "checksum mismatch: the file says {stored:08x}, its bytes give {computed:08x}"
-            ),
-            NetError::BadDescription => write!(f, "the description is not UTF-8"),
-            NetError::OutputOverflow => {
-                write!(
-                    f,
-                    "the output weights are so large the score could overflow"
-                )
-            }
+impl From<Truncated> for NetError {
+    /// A field read past the end: the file is shorter than its header needs.
+    fn from(t: Truncated) -> NetError {
+        NetError::Truncated {
+            expected: (t.at + t.needed) as u64,
+            actual: t.len as u64,
         }
     }
 }
 
-impl std::error::Error for NetError {}
-
-/// FNV-1a, 32 bits: the file's checksum.
-pub fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811C_9DC5u32, |hash, &b| {
-        (hash ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
-}
-
-/// A network: its quantised weights exactly as the file holds them.
+/// A network: its quantised weights exactly as the file holds them, and the
+/// hidden layer's bias for the rules it was last set to ([`Network::for_rules`];
+/// the default rules when read).
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     quantisation: Quantisation,
     description: String,
     /// `INPUTS × H`, input-major: the row of input `i` is `w1[i·H .. i·H + H]`.
-    w1: Box<[i16]>,
+    /// Shared by the copies made for other rules.
+    w1: Arc<[i16]>,
+    /// The net's rule inputs, in the file's order.
+    rule_inputs: Vec<RuleInput>,
+    /// `R × H`: the row of each rule input, in `rule_inputs`' order.
+    rule_weights: Arc<[i16]>,
+    /// The file's `b1`.
     b1: Box<[i16]>,
+    /// `b1` plus the rows of the rule inputs on under `rules`: the bias both
+    /// perspectives' accumulators start from.
+    bias: Box<[i16]>,
+    /// The rules `bias` is for.
+    rules: Rules,
     /// `2H`: the side to move's H, then the other side's.
     w2: Box<[i16]>,
     b2: i32,
@@ -142,40 +145,17 @@ impl fmt::Debug for Network {
         f.debug_struct("Network")
             .field("hidden", &self.hidden())
             .field("quantisation", &self.quantisation)
+            .field("rule_inputs", &self.rule_inputs)
+            .field("rules", &self.rules)
             .field("description", &self.description)
             .finish_non_exhaustive()
     }
 }
 
-/// Reads the little-endian fields of a byte slice in order.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    /// The next `n` bytes; the caller has checked the length.
-    fn take(&mut self, n: usize) -> &[u8] {
-        let s = &self.bytes[self.at..self.at + n];
-        self.at += n;
-        s
-    }
-
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes(self.take(4).try_into().expect("four bytes"))
-    }
-
-    fn i16s(&mut self, n: usize) -> Box<[i16]> {
-        self.take(2 * n)
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]))
-            .collect()
-    }
-}
-
 impl Network {
-    /// A network from its parts (the trainer's quantised weights, or tests').
-    /// H is `b1.len()`; the other lengths must agree with it.
+    /// A network without rule inputs from its parts (the trainer's quantised
+    /// weights, or tests'). H is `b1.len()`; the other lengths must agree with
+    /// it. [`Network::with_rule_inputs`] adds rule inputs.
     pub fn new(
         quantisation: Quantisation,
         description: &str,
@@ -213,49 +193,125 @@ impl Network {
             quantisation,
             description: description.to_string(),
             w1: w1.into(),
+            rule_inputs: Vec::new(),
+            rule_weights: Arc::new([]),
+            bias: b1.clone().into(),
             b1: b1.into(),
+            rules: Rules::default(),
             w2: w2.into(),
             b2,
             ceiling,
         })
     }
 
-    /// Reads a version-1 net file.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let actual = bytes.len() as u64;
-        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-            return Err(NetError::BadMagic);
+    /// The net with rule inputs `inputs`, whose rows (H values each, in the
+    /// same order) are `weights`; set for the default rules.
+    pub fn with_rule_inputs(
+        mut self,
+        inputs: Vec<RuleInput>,
+        weights: Vec<i16>,
+    ) -> Result<Network, NetError> {
+        let h = self.hidden();
+        for (i, input) in inputs.iter().enumerate() {
+            if inputs[..i].contains(input) {
+                return Err(NetError::DuplicateRuleInput(*input));
+            }
         }
-        if bytes.len() < HEADER_BYTES {
-            return Err(NetError::Truncated {
-                expected: HEADER_BYTES as u64,
-                actual,
+        if weights.len() != inputs.len() * h {
+            return Err(NetError::WrongSize {
+                expected: (inputs.len() * h) as u64,
+                actual: weights.len() as u64,
             });
         }
-        let mut r = Reader { bytes, at: 0 };
-        r.take(MAGIC.len());
-        let version = r.u32();
-        if version != VERSION {
+        self.rule_inputs = inputs;
+        self.rule_weights = weights.into();
+        Ok(self.for_rules(&Rules::default()))
+    }
+
+    /// The same net set for `rules`: its bias is `b1` plus the rows of its
+    /// rule inputs that are on under them. Cheap (the weights are shared), so
+    /// the engine makes one per search, for the rules of the game it searches.
+    pub fn for_rules(&self, rules: &Rules) -> Network {
+        let h = self.hidden();
+        let mut bias = self.b1.clone();
+        for (i, input) in self.rule_inputs.iter().enumerate() {
+            if input.is_on(rules) {
+                let row = &self.rule_weights[i * h..i * h + h];
+                for (b, &w) in bias.iter_mut().zip(row) {
+                    *b = b.wrapping_add(w);
+                }
+            }
+        }
+        Network {
+            bias,
+            rules: *rules,
+            ..self.clone()
+        }
+    }
+
+    /// The rules the bias is set for.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The net's rule inputs, in the file's order.
+    pub fn rule_inputs(&self) -> &[RuleInput] {
+        &self.rule_inputs
+    }
+
+    /// The settings of `rules` this net cannot tell from the default rules:
+    /// rule inputs on under them that it lacks, and settings no rule input
+    /// stands for. Empty when the net is made for `rules`.
+    pub fn missing_rules(&self, rules: &Rules) -> Vec<String> {
+        RuleInput::active(rules)
+            .filter(|input| !self.rule_inputs.contains(input))
+            .map(|input| input.name().to_string())
+            .chain(super::features::rules_without_input(rules))
+            .collect()
+    }
+
+    /// Reads a net file (version 2, or version 1 as a net without rule
+    /// inputs), checking it in the order `docs/nnue.md` gives. The net is set
+    /// for the default rules.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let actual = bytes.len() as u64;
+        if bytes.get(..MAGIC.len()) != Some(&MAGIC[..]) {
+            return Err(NetError::BadMagic);
+        }
+        let mut r = ByteReader::new(bytes);
+        r.take(MAGIC.len())?;
+        let version = r.u32()?;
+        if version != VERSION && version != VERSION_WITHOUT_RULES {
             return Err(NetError::UnsupportedVersion(version));
         }
-        let inputs = r.u32();
+        let inputs = r.u32()?;
         if inputs as usize != INPUTS {
             return Err(NetError::WrongInputCount(inputs));
         }
-        let hidden = r.u32();
+        let hidden = r.u32()?;
         if !(1..=MAX_HIDDEN as u32).contains(&hidden) {
             return Err(NetError::HiddenOutOfRange(hidden));
         }
         let quantisation = Quantisation {
-            scale: r.u32(),
-            qa: r.u32(),
-            qb: r.u32(),
+            scale: r.u32()?,
+            qa: r.u32()?,
+            qb: r.u32()?,
         };
-        let description_len = r.u32();
+        let rule_count = if version == VERSION { r.u32()? } else { 0 };
+        if rule_count as usize > RULE_INPUTS {
+            return Err(NetError::RuleInputCount(rule_count));
+        }
+        let description_len = r.u32()?;
         let h = u64::from(hidden);
-        let expected = HEADER_BYTES as u64
+        let rules = u64::from(rule_count);
+        let header = if version == VERSION {
+            HEADER_BYTES as u64 + 4 * rules
+        } else {
+            HEADER_BYTES_V1 as u64
+        };
+        let expected = header
             + u64::from(description_len)
-            + 2 * INPUTS as u64 * h
+            + 2 * (INPUTS as u64 + rules) * h
             + 2 * h
             + 4 * h
             + 4
@@ -266,35 +322,41 @@ impl Network {
         if actual > expected {
             return Err(NetError::WrongSize { expected, actual });
         }
-        let body = &bytes[..bytes.len() - 4];
-        let stored = u32::from_le_bytes(bytes[body.len()..].try_into().expect("four bytes"));
+        let (body, stored) = bytes.split_at(bytes.len() - 4);
+        let stored = ByteReader::new(stored).u32()?;
         let computed = fnv1a(body);
         if stored != computed {
             return Err(NetError::ChecksumMismatch { stored, computed });
         }
-        let description = std::str::from_utf8(r.take(description_len as usize))
+        let mut rule_inputs = Vec::with_capacity(rule_count as usize);
+        for _ in 0..rule_count {
+            let code = r.u32()?;
+            rule_inputs.push(RuleInput::from_code(code).ok_or(NetError::UnknownRuleInput(code))?);
+        }
+        let description = std::str::from_utf8(r.take(description_len as usize)?)
             .map_err(|_| NetError::BadDescription)?
             .to_string();
         let hidden = hidden as usize;
-        let w1 = r.i16s(INPUTS * hidden);
-        let b1 = r.i16s(hidden);
-        let w2 = r.i16s(2 * hidden);
-        let b2 = r.u32() as i32;
-        Network::new(
-            quantisation,
-            &description,
-            w1.into(),
-            b1.into(),
-            w2.into(),
-            b2,
-        )
+        let w1 = r.i16s(INPUTS * hidden)?;
+        let rule_weights = r.i16s(rule_count as usize * hidden)?;
+        let b1 = r.i16s(hidden)?;
+        let w2 = r.i16s(2 * hidden)?;
+        let b2 = r.i32()?;
+        Network::new(quantisation, &description, w1, b1, w2, b2)?
+            .with_rule_inputs(rule_inputs, rule_weights)
     }
 
-    /// The net as a version-1 file: `from_bytes(to_bytes())` gives it back.
+    /// The net as a version-2 file: `from_bytes(to_bytes())` gives it back
+    /// (set for the default rules).
     pub fn to_bytes(&self) -> Vec<u8> {
         let hidden = self.hidden();
+        let rules = self.rule_inputs.len();
         let mut out = Vec::with_capacity(
-            HEADER_BYTES + self.description.len() + 2 * (INPUTS + 3) * hidden + 8,
+            HEADER_BYTES
+                + 4 * rules
+                + self.description.len()
+                + 2 * (INPUTS + rules + 3) * hidden
+                + 8,
         );
         out.extend_from_slice(&MAGIC);
         for field in [
@@ -304,12 +366,22 @@ impl Network {
             self.quantisation.scale,
             self.quantisation.qa,
             self.quantisation.qb,
+            rules as u32,
             self.description.len() as u32,
         ] {
             out.extend_from_slice(&field.to_le_bytes());
         }
+        for input in &self.rule_inputs {
+            out.extend_from_slice(&input.code().to_le_bytes());
+        }
         out.extend_from_slice(self.description.as_bytes());
-        for w in self.w1.iter().chain(&self.b1[..]).chain(&self.w2[..]) {
+        for w in self
+            .w1
+            .iter()
+            .chain(&self.rule_weights[..])
+            .chain(&self.b1[..])
+            .chain(&self.w2[..])
+        {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
@@ -341,10 +413,24 @@ impl Network {
         &self.w1[input * h..input * h + h]
     }
 
-    /// `b1`, the hidden layer's biases.
+    /// `b1`, the hidden layer's biases as the file has them.
     #[inline]
     pub fn b1(&self) -> &[i16] {
         &self.b1
+    }
+
+    /// The bias the accumulators start from: `b1` plus the rows of the rule
+    /// inputs on under [`Network::rules`].
+    #[inline]
+    pub fn bias(&self) -> &[i16] {
+        &self.bias
+    }
+
+    /// The row of rule input `input` (H values), if the net has it.
+    pub fn rule_row(&self, input: RuleInput) -> Option<&[i16]> {
+        let h = self.hidden();
+        let i = self.rule_inputs.iter().position(|&r| r == input)?;
+        Some(&self.rule_weights[i * h..i * h + h])
     }
 
     /// `W2`: the side to move's H weights, then the other side's.

@@ -249,10 +249,11 @@ fn play_match(
         .is_some_and(|(_, _, state)| state != SprtState::Continue);
     let settings = MatchSettings::of(config);
     let write_summary = |summary: &MatchSummary| match &config.json {
-        Some(path) => {
-            record::write_atomically(path, &record::summary_json(summary, Some(&settings)))
-                .map_err(io(path))
-        }
+        Some(path) => crate::util::fs::write_atomically(
+            path,
+            record::summary_json(summary, Some(&settings)).as_bytes(),
+        )
+        .map_err(io(path)),
         None => Ok(()),
     };
     if jobs.is_empty() || decided {

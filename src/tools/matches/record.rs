@@ -14,7 +14,6 @@ use crate::rules::Rules;
 use crate::tools::pgn;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -225,18 +224,7 @@ pub fn summary_json(summary: &MatchSummary, settings: Option<&MatchSettings>) ->
     text
 }
 
-/// Replaces `path` by `text` so that a reader (or a crash) sees either the old
-/// file or the new one whole: written beside it, flushed to disk, renamed over.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    let temporary = path.with_file_name(name);
-    let mut file = std::fs::File::create(&temporary)?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    drop(file);
-    std::fs::rename(&temporary, path)
-}
+use crate::util::fs::write_atomically;
 
 /// What a record holds for `--resume`: only these fields are read back; the
 /// tallies are counted again from the games.
@@ -300,7 +288,7 @@ pub fn repair_pgn(path: &Path, rounds: &HashSet<usize>) -> std::io::Result<()> {
         }
     }
     if kept != text {
-        write_atomically(path, &kept)?;
+        write_atomically(path, kept.as_bytes())?;
     }
     Ok(())
 }

@@ -1,13 +1,14 @@
-//! The float network the trainer fits, its gradient on a chunk of positions,
+//! The float network the trainer fits ([`FloatNet`]; the engine's quantised
+//! one is [`crate::engine::nnue::Network`]), its gradient on a chunk of positions,
 //! and Adam.
 //!
 //! All parameters live in one flat vector, `[W1 | b1 | W2 | b2]` (see
-//! [`Network::params`]), so that the gradient, Adam's moments and the
+//! [`FloatNet::params`]), so that the gradient, Adam's moments and the
 //! checkpoint share one layout. `W1` is input-major, as in the net file.
 
 use super::Positions;
-use crate::engine::nnue::features::{INPUTS, active_features};
-use crate::rules::Position;
+use crate::engine::nnue::features::{INPUTS, RULE_INPUTS, RuleInput, active_features};
+use crate::rules::{Position, Rules};
 use crate::util::rng::SplitMix64;
 
 /// The logistic scale, centipawns: a score `s` predicts the win probability
@@ -27,23 +28,27 @@ pub const TRAIN_SCALE: f64 = K;
 /// perspective, `out = b2 + W2 · [clamp(acc_stm, 0, 1), clamp(acc_other, 0, 1)]`,
 /// score = `TRAIN_SCALE × out` centipawns for the side to move.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Network {
+pub struct FloatNet {
     /// Hidden width H.
     pub hidden: usize,
-    /// `[W1 (INPUTS × H) | b1 (H) | W2 (2H) | b2 (1)]`.
+    /// `[W1 (TRAIN_INPUTS × H) | b1 (H) | W2 (2H) | b2 (1)]`.
     pub params: Vec<f32>,
 }
 
+/// Rows of the float net's `W1`: the board inputs, then every rule input
+/// (input `INPUTS + code`); the writer keeps the rule rows the data used.
+pub const TRAIN_INPUTS: usize = INPUTS + RULE_INPUTS;
+
 /// How many parameters a network of hidden width `hidden` has.
 pub fn parameter_count(hidden: usize) -> usize {
-    INPUTS * hidden + hidden + 2 * hidden + 1
+    TRAIN_INPUTS * hidden + hidden + 2 * hidden + 1
 }
 
-impl Network {
+impl FloatNet {
     /// A fresh network: every hidden unit starts in CReLU's linear range
     /// (`b1` = 0.5, small `W1`) so that all of them learn from the first step,
     /// and a small `W2` so that the first scores are near zero.
-    pub fn random(hidden: usize, seed: u64) -> Network {
+    pub fn random(hidden: usize, seed: u64) -> FloatNet {
         let mut rng = SplitMix64::new(seed);
         let mut uniform = |limit: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -51,26 +56,36 @@ impl Network {
         };
         let mut params = Vec::with_capacity(parameter_count(hidden));
         params.extend((0..INPUTS * hidden).map(|_| uniform(0.1)));
+        // Rule inputs start at zero: a rule the data never shows then leaves
+        // the net as it is under the default rules.
+        params.extend(std::iter::repeat_n(0.0, RULE_INPUTS * hidden));
         params.extend(std::iter::repeat_n(0.5, hidden));
         params.extend((0..2 * hidden).map(|_| uniform(0.01)));
         params.push(0.0);
-        Network { hidden, params }
+        FloatNet { hidden, params }
     }
 
-    /// `W1`, input-major: input `i`'s row is `w1()[i·H..(i+1)·H]`.
+    /// `W1` of the board inputs, input-major: input `i`'s row is
+    /// `w1()[i·H..(i+1)·H]`.
     pub fn w1(&self) -> &[f32] {
         &self.params[..INPUTS * self.hidden]
     }
 
+    /// The row of rule input `input` (H values).
+    pub fn rule_row(&self, input: RuleInput) -> &[f32] {
+        let at = (INPUTS + input.code() as usize) * self.hidden;
+        &self.params[at..at + self.hidden]
+    }
+
     /// `b1`.
     pub fn b1(&self) -> &[f32] {
-        let at = INPUTS * self.hidden;
+        let at = TRAIN_INPUTS * self.hidden;
         &self.params[at..at + self.hidden]
     }
 
     /// `W2`: the side to move's H weights, then the other side's.
     pub fn w2(&self) -> &[f32] {
-        let at = (INPUTS + 1) * self.hidden;
+        let at = (TRAIN_INPUTS + 1) * self.hidden;
         &self.params[at..at + 2 * self.hidden]
     }
 
@@ -79,10 +94,11 @@ impl Network {
         self.params[self.params.len() - 1]
     }
 
-    /// One perspective's accumulator: `b1 + Σ W1[active]`.
+    /// One perspective's accumulator: `b1 + Σ W1[active]` (rule inputs
+    /// included: their rows follow the board inputs').
     fn accumulate(&self, active: &[u16], acc: &mut [f32]) {
         let h = self.hidden;
-        let w1 = self.w1();
+        let w1 = &self.params[..TRAIN_INPUTS * h];
         acc.copy_from_slice(self.b1());
         for &input in active {
             let row = &w1[input as usize * h..(input as usize + 1) * h];
@@ -104,10 +120,15 @@ impl Network {
         self.b2() + dot
     }
 
-    /// The score of `pos` in centipawns, for the side to move.
-    pub fn score(&self, pos: &Position) -> f64 {
+    /// The score of `pos` under `rules` in centipawns, for the side to move.
+    pub fn score(&self, pos: &Position, rules: &Rules) -> f64 {
         let stm = pos.side_to_move();
-        let view = |side| -> Vec<u16> { active_features(pos, side).map(|i| i as u16).collect() };
+        let view = |side| -> Vec<u16> {
+            active_features(pos, side)
+                .map(|i| i as u16)
+                .chain(RuleInput::active(rules).map(|r| (INPUTS as u32 + r.code()) as u16))
+                .collect()
+        };
         let mut acc = vec![0.0; 2 * self.hidden];
         TRAIN_SCALE * self.forward(&view(stm), &view(stm.opponent()), &mut acc) as f64
     }
@@ -128,7 +149,7 @@ pub fn target(result: f32, score: f32, lambda: f32) -> f32 {
 /// The summed squared error `(sigmoid(out) - target)²` of `net` over positions
 /// `range` of `positions`.
 pub fn loss_sum(
-    net: &Network,
+    net: &FloatNet,
     positions: &Positions,
     range: std::ops::Range<usize>,
     lambda: f32,
@@ -148,7 +169,7 @@ pub fn loss_sum(
 /// (`rows` lists them), so a step costs what the batch touched.
 #[derive(Clone, Debug)]
 pub struct Gradient {
-    /// Same layout as [`Network::params`].
+    /// Same layout as [`FloatNet::params`].
     values: Vec<f32>,
     /// Which `W1` rows hold something.
     touched: Vec<bool>,
@@ -163,7 +184,7 @@ impl Gradient {
     pub fn new(hidden: usize) -> Gradient {
         Gradient {
             values: vec![0.0; parameter_count(hidden)],
-            touched: vec![false; INPUTS],
+            touched: vec![false; TRAIN_INPUTS],
             rows: Vec::new(),
             loss: 0.0,
         }
@@ -180,7 +201,7 @@ impl Gradient {
     /// `batch_size` positions) due to `indices` of `positions`.
     pub fn accumulate(
         &mut self,
-        net: &Network,
+        net: &FloatNet,
         positions: &Positions,
         indices: &[u32],
         batch_size: usize,
@@ -198,7 +219,7 @@ impl Gradient {
             self.loss += error * error;
             // d(mean (p - t)²)/d out, with dp/d out = p (1 - p).
             let g = (2.0 * error * p * (1.0 - p) / batch_size as f64) as f32;
-            let (w1_grad, rest) = self.values.split_at_mut(INPUTS * h);
+            let (w1_grad, rest) = self.values.split_at_mut(TRAIN_INPUTS * h);
             let (b1_grad, rest) = rest.split_at_mut(h);
             let (w2_grad, b2_grad) = rest.split_at_mut(2 * h);
             b2_grad[0] += g;
@@ -237,7 +258,7 @@ impl Gradient {
             self.touch(row);
         }
         other.rows.clear();
-        let dense = INPUTS * hidden..self.values.len();
+        let dense = TRAIN_INPUTS * hidden..self.values.len();
         let (mine, theirs) = (
             &mut self.values[dense.clone()],
             &mut other.values[dense.clone()],
@@ -280,7 +301,7 @@ impl Adam {
     /// in the rows the gradient touched, and their moments decay only then
     /// ("lazy" Adam, as for sparse embeddings): an input absent from a batch
     /// says nothing about its weights.
-    pub fn step(&mut self, net: &mut Network, gradient: &mut Gradient, learning_rate: f64) {
+    pub fn step(&mut self, net: &mut FloatNet, gradient: &mut Gradient, learning_rate: f64) {
         self.step += 1;
         let t = self.step.min(i32::MAX as u64) as i32;
         let (c1, c2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
@@ -288,7 +309,7 @@ impl Adam {
         let alpha = (learning_rate * c2.sqrt() / c1) as f32;
         let (beta1, beta2, eps) = (BETA1 as f32, BETA2 as f32, (EPSILON * c2.sqrt()) as f32);
         let h = net.hidden;
-        let dense = INPUTS * h..net.params.len();
+        let dense = TRAIN_INPUTS * h..net.params.len();
         let mut update = |range: std::ops::Range<usize>| {
             for i in range {
                 let g = gradient.values[i];
@@ -323,28 +344,28 @@ mod tests {
             ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1", 0.5, 10),
             ("2d3e/l4c1/rTp1w2/7/E6/5R1/1W3t1/3D2L/C6 b 8 34", 1.0, 250),
         ] {
-            positions.push(&fen.parse().unwrap(), result, score);
+            positions.push(&fen.parse().unwrap(), &Rules::default(), result, score);
         }
         positions
     }
 
     /// The loss of `net` on `positions` as a mean.
-    fn mean_loss(net: &Network, positions: &Positions) -> f64 {
+    fn mean_loss(net: &FloatNet, positions: &Positions) -> f64 {
         loss_sum(net, positions, 0..positions.len(), 0.5) / positions.len() as f64
     }
 
     #[test]
     fn the_gradient_matches_finite_differences() {
         let positions = sample();
-        let mut net = Network::random(8, 3);
+        let mut net = FloatNet::random(8, 3);
         let mut gradient = Gradient::new(8);
         gradient.accumulate(&net, &positions, &[0, 1], 2, 0.5);
         let (stm, _, _, _) = positions.get(1);
         // A W1 weight of an active input, a b1, a W2 and b2.
         let checked = [
             stm[0] as usize * 8 + 3,
-            INPUTS * 8 + 5,
-            INPUTS * 8 + 8 + 11,
+            TRAIN_INPUTS * 8 + 5,
+            TRAIN_INPUTS * 8 + 8 + 11,
             parameter_count(8) - 1,
         ];
         for i in checked {
@@ -367,7 +388,7 @@ mod tests {
     #[test]
     fn adam_lowers_the_loss_and_clears_the_gradient() {
         let positions = sample();
-        let mut net = Network::random(8, 5);
+        let mut net = FloatNet::random(8, 5);
         let mut adam = Adam::new(net.params.len());
         let before = mean_loss(&net, &positions);
         let mut gradient = Gradient::new(8);
@@ -384,7 +405,7 @@ mod tests {
     fn the_score_is_from_the_side_to_move() {
         // The start position seen from Blue is Red's view of it: the same
         // inputs, so the same score, whoever is to move.
-        let net = Network::random(16, 9);
+        let net = FloatNet::random(16, 9);
         let red: Position = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"
             .parse()
             .unwrap();
@@ -393,6 +414,7 @@ mod tests {
             .unwrap();
         assert_eq!(red.side_to_move(), Side::Red);
         // Equal but for the order of the float sums (inputs come in square order).
-        assert!((net.score(&red) - net.score(&blue)).abs() < 1e-3);
+        let rules = Rules::default();
+        assert!((net.score(&red, &rules) - net.score(&blue, &rules)).abs() < 1e-3);
     }
 }
