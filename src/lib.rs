@@ -1,5 +1,5 @@
 //! doushou: an engine for Dou Shou Qi (Jungle chess). The layers, lowest
-//! first: util, rules, engine, protocol, client, the tools (tools, tuning,
+//! first: util, rules, tb, engine, protocol, client, the tools (tools, tuning,
 //! gui), cli; see the README's Layout section.
 //!
 //! - [`util`]: the worker pool, the capped line reader, the shape of options
@@ -8,6 +8,7 @@
 //! - [`engine`]: evaluation, search, transposition table, time; the [`engine::Engine`]
 //!   object that the protocol and every tool drive.
 //! - [`protocol`]: the text protocol of `protocol.md`.
+//! - [`tb`]: endgame tablebases: generation, files and probing (above rules, below engine).
 //! - [`client`]: other engines driven through the protocol, as processes.
 //! - [`tools`]: what the tools do (match runner, analysis, drawing).
 //! - [`tuning`]: self-play data, the Texel tuner and the net trainer.
@@ -22,6 +23,7 @@ pub mod engine;
 pub mod gui;
 pub mod protocol;
 pub mod rules;
+pub mod tb;
 pub mod tools;
 pub mod tuning;
 pub mod util;

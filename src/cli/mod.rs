@@ -12,6 +12,7 @@ pub mod matches;
 pub mod perft;
 pub mod selfplay;
 pub mod show;
+pub mod tb;
 pub mod train;
 pub mod tune;
 
@@ -62,6 +63,8 @@ pub enum Tool {
     Match(Box<matches::MatchArgs>),
     /// Serve a browser GUI: play, watch engine games, analyse, load records.
     Gui(gui::GuiArgs),
+    /// Endgame tablebases: generate them, or probe positions (docs/tablebases.md).
+    Tb(tb::TbArgs),
 }
 
 /// Runs the subcommand; answers the process exit code.
@@ -72,6 +75,11 @@ pub fn run(command: Tool) -> i32 {
         // Analyse answers its own exit code: 1 if any input was invalid.
         Tool::Analyse(args) => return analyse::run(args),
         Tool::Show(args) => show::run(args),
+        // tb answers its own exit code: 1 if any probed position was invalid.
+        Tool::Tb(args) => match tb::run(args) {
+            Ok(code) => return code,
+            Err(failure) => Err(failure),
+        },
         Tool::Selfplay(args) => selfplay::run(args),
         Tool::Tune(args) => tune::run(args),
         Tool::Train(args) => train::run(args).map_err(Failure::from),

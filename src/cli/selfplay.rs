@@ -107,8 +107,8 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `I/N`, or `env/N` for the index in `JOB_COMPLETION_INDEX`.
-fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+/// `I/N`, or `env/N` for the index in `JOB_COMPLETION_INDEX` (also `tb generate`'s).
+pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--shard {text}: expected I/N (e.g. 0/4) or env/N");
     let (index, count) = text.split_once('/').ok_or_else(bad)?;
     let index = if index == "env" {

@@ -14,6 +14,7 @@ pub mod time;
 pub mod tt;
 
 use crate::rules::{Game, GameError, Move, Outcome, RULE_OPTIONS, Rules, Side};
+use crate::tb::{self, TableSet, Verdict};
 use crate::util::options::{OptionError, OptionKind};
 use eval::EvalKind;
 use nnue::Network;
@@ -111,6 +112,10 @@ pub struct EngineOptions {
     pub limit_strength: bool,
     /// `UCI_Elo`: the strength asked for under `limit_strength`.
     pub uci_elo: i32,
+    /// The endgame tables (`TablebasePath`), if any.
+    pub tablebases: Option<Arc<TableSet>>,
+    /// Positions with more pieces are not looked up (`TablebaseMaxPieces`).
+    pub tb_max_pieces: u32,
 }
 
 impl Default for EngineOptions {
@@ -130,6 +135,8 @@ impl Default for EngineOptions {
             skill_level: skill::FULL_STRENGTH,
             limit_strength: false,
             uci_elo: skill::ELO_MAX,
+            tablebases: None,
+            tb_max_pieces: 4,
         }
     }
 }
@@ -184,7 +191,7 @@ macro_rules! spin_option {
     };
 }
 
-const ENGINE_OPTIONS: [EngineOption; 21] = [
+const ENGINE_OPTIONS: [EngineOption; 23] = [
     spin_option!("Threads", threads as usize, 1, 256),
     spin_option!("Hash", hash_mb as usize, 1, 65536),
     EngineOption {
@@ -240,7 +247,37 @@ const ENGINE_OPTIONS: [EngineOption; 21] = [
         skill::ELO_MIN as i64,
         skill::ELO_MAX as i64
     ),
+    EngineOption {
+        name: "TablebasePath",
+        kind: |_| OptionKind::String {
+            default: NO_TABLES[1],
+        },
+        apply: |o, _, _, value| {
+            o.tablebases = load_tables(value)?;
+            Ok(())
+        },
+    },
+    spin_option!("TablebaseMaxPieces", tb_max_pieces as u32, 0, 8),
 ];
+
+/// The `TablebasePath` values that mean no tables.
+const NO_TABLES: [&str; 2] = ["", "<empty>"];
+
+/// The tables a `TablebasePath` value names: none, or every table in the
+/// directory, read now (made under one set of rules, which the search checks).
+fn load_tables(value: &str) -> Result<Option<Arc<TableSet>>, OptionError> {
+    let path = value.trim();
+    if NO_TABLES.contains(&path) {
+        return Ok(None);
+    }
+    let set = TableSet::load_any(std::path::Path::new(path)).map_err(|e| OptionError::Refused {
+        name: "TablebasePath".to_string(),
+        value: path.to_string(),
+        reason: e.to_string(),
+    })?;
+    log::info!("TablebasePath: {path}: {set:?}");
+    Ok(Some(Arc::new(set)))
+}
 
 /// The `EvalFile` values that mean the net built into the binary.
 const EMBEDDED_NET: [&str; 2] = ["", "<default>"];
@@ -411,6 +448,17 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// The endgame tables that answer for `game`: loaded, made under its
+    /// rules, and holding positions of its size.
+    fn tables_for(&self, game: &Game) -> Option<&TableSet> {
+        let tb = self.options.tablebases.as_deref()?;
+        if !tb.answers_for(game.rules()) {
+            log::info!("tables made under other rules: not used");
+            return None;
+        }
+        (self.options.tb_max_pieces >= 2).then_some(tb)
+    }
+
     /// Forgets every entry of the table (a new game, each bench position).
     pub fn clear_hash(&self) {
         self.tt.clear();
@@ -429,6 +477,18 @@ impl Searcher {
         if let Some(outcome) = game.outcome() {
             control.wait_for_release(limits.infinite);
             return finished_result(outcome, game);
+        }
+        let tables = self.tables_for(game);
+        let mut searchmoves = limits.searchmoves.clone();
+        if let Some(tb) = tables {
+            match table_root(tb, game, limits, start, listener) {
+                TableRoot::Decided(result) => {
+                    control.wait_for_release(limits.infinite);
+                    return *result;
+                }
+                TableRoot::Drawing(moves) => searchmoves = moves,
+                TableRoot::Unknown => {}
+            }
         }
         let options = &self.options;
         let tt = &*self.tt;
@@ -451,7 +511,7 @@ impl Searcher {
             depth: limits.depth.map(|d| d.max(1) as i32),
             nodes: limits.nodes,
             mate: limits.mate.map(|m| m as i32),
-            searchmoves: limits.searchmoves.clone(),
+            searchmoves,
             multipv: options.multipv,
         };
         if game.legal_moves().len() == 1 && clock.is_on_clock() && !limits.ponder {
@@ -487,6 +547,9 @@ impl Searcher {
             params: &options.params,
             lmr: &self.lmr,
             contempt: options.contempt,
+            tb: tables,
+            tb_max_pieces: options.tb_max_pieces,
+            tbhits: Default::default(),
         };
         let think = || {
             let mut main = Worker::new(&shared, game.clone(), 0, Some(&clock), bounds.clone());
@@ -521,6 +584,7 @@ impl Searcher {
             result.pv = pv;
         }
         result.nodes = shared.total_nodes();
+        result.tbhits = shared.tbhits.load(Ordering::Relaxed);
         result.time_ms = start.elapsed().as_millis() as u64;
         result.hashfull = tt.hashfull();
         log::info!(
@@ -989,4 +1053,98 @@ fn finished_result(outcome: Outcome, game: &Game) -> SearchResult {
         outcome: Some(outcome),
         ..SearchResult::default()
     }
+}
+
+/// What the tables say at the root.
+enum TableRoot {
+    /// A win or loss that stands under the no-capture limit: the fastest win
+    /// or the longest loss is played without a search.
+    Decided(Box<SearchResult>),
+    /// A draw: the search chooses among the moves that keep it.
+    Drawing(Vec<Move>),
+    /// Not in the tables, or a verdict the no-capture limit may overturn.
+    Unknown,
+}
+
+/// The root's legal moves ranked by the tables (repetition respected), with
+/// what the best one means; see [`TableRoot`].
+fn table_root(
+    tb: &TableSet,
+    game: &Game,
+    limits: &GoLimits,
+    start: Instant,
+    listener: &dyn Listener,
+) -> TableRoot {
+    let pos = game.position();
+    if tb::piece_count(pos) > tb.max_pieces() {
+        return TableRoot::Unknown;
+    }
+    let Some(ranked) = tb.rank_moves(pos) else {
+        return TableRoot::Unknown;
+    };
+    let legal = game.legal_moves();
+    let ranked: Vec<(Move, Verdict)> = ranked
+        .into_iter()
+        .filter(|(m, _)| {
+            legal.contains(m) && (limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        })
+        .collect();
+    let Some(&(best, verdict)) = ranked.first() else {
+        return TableRoot::Unknown;
+    };
+    let Some(score) = score::table_score(verdict, 0, tb::plies_before_limit(game.rules(), pos))
+    else {
+        if verdict == Verdict::Draw {
+            let drawing = ranked.iter().filter(|(_, v)| *v == Verdict::Draw);
+            return TableRoot::Drawing(drawing.map(|(m, _)| *m).collect());
+        }
+        return TableRoot::Unknown;
+    };
+    let pv = table_line(tb, game, best);
+    let tbhits = ranked.len() as u64 + pv.len() as u64;
+    let time_ms = start.elapsed().as_millis() as u64;
+    listener.info(&search::SearchInfo {
+        depth: 1,
+        seldepth: pv.len() as i32,
+        multipv: 1,
+        score,
+        bound: score::ScoreBound::Exact,
+        nodes: tbhits,
+        time_ms,
+        hashfull: 0,
+        pv: pv.clone(),
+        tbhits,
+    });
+    TableRoot::Decided(Box::new(SearchResult {
+        best_move: best,
+        ponder_move: pv.get(1).copied(),
+        score,
+        depth: 1,
+        nodes: tbhits,
+        lines: vec![(score, pv.clone())],
+        seldepth: pv.len() as i32,
+        pv,
+        time_ms,
+        hashfull: 0,
+        outcome: None,
+        tbhits,
+    }))
+}
+
+/// The line both sides play by the tables from `first` on, to the end of the
+/// game (at most 64 plies shown).
+fn table_line(tb: &TableSet, game: &Game, first: Move) -> Vec<Move> {
+    let mut g = game.clone();
+    let mut line = vec![first];
+    g.make(first);
+    while line.len() < 64 && g.outcome().is_none() {
+        let legal = g.legal_moves();
+        let next = tb
+            .rank_moves(g.position())
+            .and_then(|r| r.into_iter().find(|(m, _)| legal.contains(m)));
+        let Some((m, _)) = next else { break };
+        g.make(m);
+        line.push(m);
+    }
+    line
 }

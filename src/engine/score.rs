@@ -11,6 +11,26 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 /// Above every score.
 pub const INFINITY: i32 = MATE + 1;
+/// A table win in `n` plies, found `ply` plies from the root, scores
+/// `TB_WIN - ply - n`: below every den entry the search finds (mates), above
+/// every evaluation (at most `nnue::EVAL_LIMIT`, 20000).
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this (in absolute value) are table results or mates:
+/// the transposition table stores them relative to the node.
+pub const TB_BOUND: i32 = TB_WIN - 1_000;
+/// The score of a table verdict `ply` plies from the root: exact wins and
+/// losses in the band below the mates; `None` for a draw, and for a win or
+/// loss longer than the `left` plies the no-capture limit leaves (the limit
+/// may draw it first; the search then goes on without the table's word).
+pub fn table_score(verdict: crate::tb::Verdict, ply: usize, left: u32) -> Option<i32> {
+    use crate::tb::Verdict;
+    match verdict {
+        Verdict::Win(n) if n <= left => Some(TB_WIN - ply as i32 - n as i32),
+        Verdict::Loss(n) if n <= left => Some(-(TB_WIN - ply as i32 - n as i32)),
+        _ => None,
+    }
+}
+
 /// A score as the protocol reports it; in JSON `{"cp":12}` or `{"mate":-3}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

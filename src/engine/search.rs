@@ -13,7 +13,7 @@ use super::eval::{Weights, evaluate};
 use super::nnue::{Accumulator, AccumulatorStack, Network};
 use super::ordering::Heuristics;
 use super::params::{LmrTable, SearchParams};
-use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound};
+use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
 use super::time::Clock;
 use super::tt::{Bound, TranspositionTable, score_from_tt, score_to_tt};
 use crate::rules::{
@@ -99,6 +99,8 @@ pub struct SearchInfo {
     pub hashfull: u32,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Positions the endgame tables answered so far.
+    pub tbhits: u64,
 }
 
 /// Receives what a search has to say. The protocol prints it; bench and the
@@ -143,6 +145,8 @@ pub struct SearchResult {
     pub hashfull: u32,
     /// Set when the game was already over: then there is no move.
     pub outcome: Option<crate::rules::Outcome>,
+    /// Positions the endgame tables answered.
+    pub tbhits: u64,
 }
 
 /// What all threads of one search share.
@@ -169,6 +173,12 @@ pub struct Shared<'a> {
     /// How much the root side dislikes a draw, centipawns: a draw scores
     /// `-contempt` for the root side (and `+contempt` for its opponent).
     pub contempt: i32,
+    /// The endgame tables, when they answer under the search's rules.
+    pub tb: Option<&'a crate::tb::TableSet>,
+    /// Positions with more pieces are not looked up in `tb`.
+    pub tb_max_pieces: u32,
+    /// Positions `tb` answered, all threads.
+    pub tbhits: AtomicU64,
 }
 
 /// A node counter alone on its cache line, so threads do not slow each other.
@@ -506,6 +516,7 @@ impl<'a> Worker<'a> {
             time_ms: self.clock.map_or(0, |c| c.elapsed_ms()),
             hashfull: self.shared.tt.hashfull(),
             pv: rm.pv.clone(),
+            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
         });
     }
 
@@ -573,6 +584,23 @@ impl<'a> Worker<'a> {
             return Some(MATE - ply as i32 - 1);
         }
         None
+    }
+
+    /// The endgame tables' exact score here, if they hold the position and
+    /// their verdict stands under the no-capture limit (repetition aside).
+    #[inline]
+    fn table_score(&self, ply: usize) -> Option<i32> {
+        let tb = self.shared.tb?;
+        let pos = self.game.position();
+        if crate::tb::piece_count(pos) > self.shared.tb_max_pieces {
+            return None;
+        }
+        let score = match tb.probe(pos)? {
+            crate::tb::Verdict::Draw => self.draw_score(),
+            v => table_score(v, ply, crate::tb::plies_before_limit(&self.rules, pos))?,
+        };
+        self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+        Some(score)
     }
 
     /// A draw from the view of the side to move: worth `-contempt` to the root
@@ -651,6 +679,9 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         let moves = self.game.legal_moves();
         if let Some(score) = self.terminal_score(&moves, ply) {
+            return score;
+        }
+        if let Some(score) = self.table_score(ply) {
             return score;
         }
         let threatened = Self::den_threatened(self.game.position());

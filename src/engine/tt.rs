@@ -18,7 +18,7 @@
 //! chosen by the high bits of `key * buckets`, so any bucket count works and the
 //! table is exactly as large as `Hash` allows.
 
-use super::score::MATE_BOUND;
+use super::score::TB_BOUND;
 use crate::rules::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -271,9 +271,9 @@ fn available_memory() -> Option<u64> {
 /// relative to the root, so that a mate found at one ply is right at another.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -283,9 +283,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`score_to_tt`].
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score

@@ -116,6 +116,8 @@ pub struct InfoLine {
     pub time: Option<u64>,
     /// Per mille of the hash table in use.
     pub hashfull: Option<u32>,
+    /// Positions answered by the endgame tables.
+    pub tbhits: Option<u64>,
     /// The root move being searched.
     pub currmove: Option<Move>,
     /// Its number among the root moves, from 1.
@@ -298,6 +300,7 @@ fn parse_info(rest: &[&str]) -> Result<InfoLine, ParseError> {
             "nps" => info.nps = Some(num(key, value(i, "a speed")?)?),
             "time" => info.time = Some(num(key, value(i, "a time")?)?),
             "hashfull" => info.hashfull = Some(num(key, value(i, "a per mille")?)?),
+            "tbhits" => info.tbhits = Some(num(key, value(i, "a count")?)?),
             "currmovenumber" => info.currmovenumber = Some(num(key, value(i, "a move number")?)?),
             "currmove" => info.currmove = Some(num(key, value(i, "a move")?)?),
             "score" => {
@@ -459,7 +462,7 @@ impl fmt::Display for OptionLine {
 
 impl fmt::Display for InfoLine {
     /// The fields present, in the protocol loop's order: `depth seldepth multipv
-    /// score [bound] wdl nodes nps time hashfull currmove currmovenumber pv string`.
+    /// score [bound] wdl nodes nps time hashfull tbhits currmove currmovenumber pv string`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("info")?;
         if let Some(v) = self.depth {
@@ -493,6 +496,9 @@ impl fmt::Display for InfoLine {
         }
         if let Some(v) = self.hashfull {
             write!(f, " hashfull {v}")?;
+        }
+        if let Some(v) = self.tbhits {
+            write!(f, " tbhits {v}")?;
         }
         if let Some(v) = self.currmove {
             write!(f, " currmove {v}")?;

@@ -85,6 +85,7 @@ pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
         nps: Some(info.nodes * 1000 / info.time_ms.max(1)),
         time: Some(info.time_ms),
         hashfull: Some(info.hashfull),
+        tbhits: (info.tbhits > 0).then_some(info.tbhits),
         pv: Some(info.pv.clone()),
         ..InfoLine::default()
     }
@@ -138,6 +139,7 @@ fn report_result(out: &Output, result: &SearchResult, show_wdl: bool) {
         } else {
             result.pv.clone()
         },
+        tbhits: result.tbhits,
     };
     out.line(&info_line(&info, show_wdl).to_string());
     out.line(
@@ -468,6 +470,7 @@ mod tests {
                 time_ms: 78,
                 hashfull: 12,
                 pv: vec!["g3g4".parse().unwrap(), "a7a6".parse().unwrap()],
+                tbhits: if wdl { 7 } else { 0 },
             };
             let line = info_line(&info, wdl).to_string();
             let reply: Reply = line

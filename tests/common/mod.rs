@@ -477,6 +477,7 @@ pub struct Info {
     pub nps: Option<u64>,
     pub time: Option<u64>,
     pub hashfull: Option<u32>,
+    pub tbhits: Option<u64>,
     pub currmove: Option<String>,
     pub currmovenumber: Option<u32>,
     pub pv: Option<Vec<String>>,
@@ -546,6 +547,7 @@ pub fn parse_info(line: &str) -> Result<Info, String> {
                 }
                 once(&mut info.hashfull, h, key)?
             }
+            "tbhits" => once(&mut info.tbhits, num(&words, i + 1, key)?, key)?,
             "currmovenumber" => once(&mut info.currmovenumber, num(&words, i + 1, key)?, key)?,
             "currmove" => {
                 let m = words.get(i + 1).copied().unwrap_or("");

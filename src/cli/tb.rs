@@ -1,0 +1,174 @@
+//! `doushou tb generate|probe`: endgame tablebases from the command line (the
+//! work is in [`crate::tb`]; docs/tablebases.md).
+//!
+//! Exit code of `probe`: 0 when every position was answered, 1 when some were
+//! invalid (each gets an `error:` line in its place), 2 for a usage error.
+
+use super::args::RulesArgs;
+use super::exit::{Failure, write_out};
+use crate::rules::Position;
+use crate::tb::{self, Material, TableSet};
+use clap::{Args, Subcommand};
+use std::io::BufRead;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `doushou tb`.
+#[derive(Args, Debug)]
+pub struct TbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: TbAction,
+}
+
+/// The two actions of `doushou tb`.
+#[derive(Subcommand, Debug)]
+pub enum TbAction {
+    /// Solve every ending of up to N pieces (or the materials named), one file
+    /// per material in DIR; files already there and valid are kept.
+    Generate(GenerateArgs),
+    /// Print the tables' verdict for each position: win N, loss N, draw or none.
+    Probe(ProbeArgs),
+}
+
+/// Arguments of `doushou tb generate`.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// Every material with this many pieces or fewer, each side having one.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=4))]
+    pub max_pieces: Option<u32>,
+    /// A material to solve (with what it needs): Red's animals, v, Blue's,
+    /// e.g. `ELvr`. May be repeated.
+    #[arg(long, value_name = "SPEC")]
+    pub material: Vec<String>,
+    /// The directory of the table files.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// This machine's part, `I/N` (0-based): the I-th of N blocks of the
+    /// materials asked for (their smaller dependencies are made or read as
+    /// needed). `env/N` reads I from `JOB_COMPLETION_INDEX`.
+    #[arg(long, default_value = "0/1", value_name = "I/N")]
+    pub shard: String,
+    /// The rules in force (`--variant`, `--set`).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Arguments of `doushou tb probe`.
+#[derive(Args, Debug)]
+pub struct ProbeArgs {
+    /// The directory of the table files.
+    #[arg(long, value_name = "DIR")]
+    pub path: PathBuf,
+    /// Positions (each a quoted FEN); `-` reads one per line from standard input.
+    #[arg(value_name = "FEN", required = true)]
+    pub positions: Vec<String>,
+    /// The rules in force (`--variant`, `--set`).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+}
+
+/// Runs `doushou tb`; answers the exit code when it ran to the end (1 when a
+/// probed position was invalid), or why it stopped.
+pub fn run(args: &TbArgs) -> Result<i32, Failure> {
+    match &args.action {
+        TbAction::Generate(a) => generate(a).map(|()| 0).map_err(Failure::Usage),
+        TbAction::Probe(a) => probe(a),
+    }
+}
+
+fn generate(args: &GenerateArgs) -> Result<(), String> {
+    let rules = args.rules.rules().map_err(|e| e.to_string())?;
+    let (shard, shards) = super::selfplay::parse_shard(&args.shard)?;
+    let mut targets: Vec<Material> = Vec::new();
+    if let Some(n) = args.max_pieces {
+        for k in 2..=n {
+            targets.extend(Material::all_canonical(k));
+        }
+    }
+    for spec in &args.material {
+        let m: Material = spec.parse()?;
+        if !targets.contains(&m.canonical()) {
+            targets.push(m.canonical());
+        }
+    }
+    if targets.is_empty() {
+        return Err("nothing to generate: give --max-pieces N or --material SPEC".into());
+    }
+    // Shards split the largest materials asked for; smaller ones are the
+    // dependencies every shard makes or reads.
+    let top = targets.iter().map(|m| m.count()).max().unwrap_or(0);
+    let (small, large): (Vec<Material>, Vec<Material>) =
+        targets.into_iter().partition(|m| m.count() < top);
+    let first = large.len() * shard / shards;
+    let last = large.len() * (shard + 1) / shards;
+    let mut mine = if shard == 0 { small } else { Vec::new() };
+    mine.extend_from_slice(&large[first..last]);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let start = Instant::now();
+    let (mut made, mut total_bytes) = (0, 0u64);
+    pool.install(|| {
+        tb::generate(&args.out, rules, &mine, |g| {
+            total_bytes += g.bytes;
+            if !g.skipped {
+                made += 1;
+            }
+            eprintln!(
+                "tb: {:<8} {:>10} bytes, longest win {:>3}, {}",
+                g.material.to_string(),
+                g.bytes,
+                g.longest,
+                if g.skipped {
+                    "kept (valid file found)".to_string()
+                } else {
+                    format!("made in {:.2} s", g.seconds)
+                }
+            );
+        })
+    })
+    .map_err(|e| e.to_string())?;
+    eprintln!(
+        "tb: {made} tables made, {total_bytes} bytes in all, {:.1} s on {threads} threads",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
+    let rules = args.rules.rules()?;
+    let set = TableSet::load(&args.path, rules).map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut code = 0;
+    let mut answer = |text: &str| match text.trim().parse::<Position>() {
+        Ok(pos) => match set.probe(&pos) {
+            Some(v) => write_out(&format!("{v}\n")),
+            None => write_out("none\n"),
+        },
+        Err(e) => {
+            code = 1;
+            write_out(&format!("error: {e}\n"))
+        }
+    };
+    for p in &args.positions {
+        if p == "-" {
+            for line in std::io::stdin().lock().lines() {
+                let line =
+                    line.map_err(|e| Failure::Input(format!("reading standard input: {e}")))?;
+                if !line.trim().is_empty() {
+                    answer(&line)?;
+                }
+            }
+        } else {
+            answer(p)?;
+        }
+    }
+    Ok(code)
+}

@@ -1,0 +1,301 @@
+//! Retrograde analysis of one material (docs/tablebases.md, "Generation").
+//!
+//! Every position's moves are sorted into three kinds: den entries (a win in
+//! one), captures (whose value the smaller material's table already holds) and
+//! quiet moves within the material (unknown at first). Then, by distance
+//! `d = 0, 1, 2, ...`, the positions decided at `d` are settled, and their
+//! predecessors found by taking a quiet move back:
+//!
+//! - a loss at `d` makes each predecessor a win at `d + 1`, unless it has won
+//!   sooner;
+//! - a win at `d` counts down its predecessors' unknown children; one left with
+//!   none, and no drawing or winning capture, is a loss at the longest distance
+//!   of its children plus one.
+//!
+//! What remains at the end is drawn. Distances therefore are exact: the winner
+//! the shortest, the loser the longest. A position and its mirror image (files
+//! a<->g) share one entry, so children and predecessors are counted as
+//! distinct entries, never as moves.
+
+use super::index::{Indexer, Material, mirror_file};
+use super::{NO_POSITION, TableSet, TbError, Verdict};
+use crate::rules::{
+    Animal, DEN, JUMPS, JumpAxes, JumpBlockedBy, NEIGHBOURS, Piece, Rules, Side, WATER, squares,
+};
+use rayon::prelude::*;
+
+/// The longest distance a table byte holds.
+pub const MAX_DISTANCE: u32 = 253;
+
+/// Marks, in `ext_max`, a position that has a drawing or winning capture.
+const CANNOT_LOSE: u8 = 255;
+
+/// A solved material.
+pub struct Solved {
+    /// One byte per entry (see `file.rs`).
+    pub data: Vec<u8>,
+    /// The longest win, plies.
+    pub longest: u16,
+}
+
+/// What the first pass finds out about one entry.
+#[derive(Clone, Copy)]
+struct Start {
+    /// Distinct entries reached by quiet moves (unknown children).
+    count: u8,
+    /// The longest capture that loses plus one (or `CANNOT_LOSE`).
+    ext_max: u8,
+    /// The distance this entry is known to be decided at already, if any.
+    schedule: Option<u8>,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Position,
+    /// Two pieces on one square.
+    Nothing,
+    /// The mirror image of a smaller entry: copied from it at the end.
+    Alias,
+}
+
+/// Solves `material` (its stored form) under `rules`; `below` must hold every
+/// material one capture away with pieces on both sides.
+pub fn solve(material: Material, rules: &Rules, below: &TableSet) -> Result<Solved, TbError> {
+    debug_assert!(material.is_canonical());
+    for p in material.pieces() {
+        let m = material.without(p);
+        if m.mask(Side::Red) != 0 && m.mask(Side::Blue) != 0 && !below.has(m) {
+            return Err(TbError::Missing(m.canonical()));
+        }
+    }
+    let ix = Indexer::new(material);
+    let size = ix.size();
+    let starts: Vec<Start> = (0..size)
+        .into_par_iter()
+        .map(|i| start(&ix, rules, below, i))
+        .collect::<Result<_, _>>()?;
+
+    let mut values = vec![0u8; size];
+    let mut counts = Vec::with_capacity(size);
+    let mut ext_max = Vec::with_capacity(size);
+    let mut aliases = Vec::new();
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
+    for (i, s) in starts.iter().enumerate() {
+        counts.push(s.count);
+        ext_max.push(s.ext_max);
+        match s.kind {
+            Kind::Nothing => values[i] = NO_POSITION,
+            Kind::Alias => {
+                values[i] = NO_POSITION;
+                aliases.push(i);
+            }
+            Kind::Position => {
+                if let Some(d) = s.schedule {
+                    push(&mut buckets, d as usize, i);
+                }
+            }
+        }
+    }
+    drop(starts);
+
+    let mut d = 0;
+    while d < buckets.len() {
+        let list = std::mem::take(&mut buckets[d]);
+        let mut settled = Vec::with_capacity(list.len());
+        for i in list {
+            let i = i as usize;
+            if values[i] == 0 {
+                values[i] = d as u8 + 1;
+                settled.push(i);
+            }
+        }
+        let preds: Vec<u32> = settled
+            .par_iter()
+            .flat_map_iter(|&i| predecessors(&ix, rules, i))
+            .collect();
+        for p in preds {
+            let p = p as usize;
+            if values[p] != 0 {
+                continue;
+            }
+            if d % 2 == 0 {
+                // A child lost: a win, at the first distance found.
+                push_checked(&mut buckets, d + 1, p)?;
+            } else {
+                debug_assert!(counts[p] > 0, "more predecessors than children");
+                counts[p] = counts[p].saturating_sub(1);
+                if counts[p] == 0 && ext_max[p] != CANNOT_LOSE {
+                    push_checked(&mut buckets, (d + 1).max(ext_max[p] as usize), p)?;
+                }
+            }
+        }
+        d += 1;
+    }
+
+    let mut sq = [0u8; 16];
+    let n = ix.pieces().len();
+    for i in aliases {
+        let side = ix.decode(i, &mut sq).expect("an alias is a position");
+        for s in sq[..n].iter_mut() {
+            *s = mirror_file(*s);
+        }
+        let j = ix.index(&sq[..n], side).expect("the mirror is indexed");
+        values[i] = values[j];
+    }
+    let longest = values
+        .iter()
+        .filter(|&&v| v != NO_POSITION && v != 0 && (v - 1) % 2 == 1)
+        .map(|&v| v as u16 - 1)
+        .max()
+        .unwrap_or(0);
+    Ok(Solved {
+        data: values,
+        longest,
+    })
+}
+
+fn push(buckets: &mut Vec<Vec<u32>>, d: usize, i: usize) {
+    if buckets.len() <= d {
+        buckets.resize_with(d + 1, Vec::new);
+    }
+    buckets[d].push(i as u32);
+}
+
+fn push_checked(buckets: &mut Vec<Vec<u32>>, d: usize, i: usize) -> Result<(), TbError> {
+    if d > MAX_DISTANCE as usize {
+        return Err(TbError::TooLong(d));
+    }
+    push(buckets, d, i);
+    Ok(())
+}
+
+/// The first look at entry `i`: its moves sorted into known and unknown.
+fn start(ix: &Indexer, rules: &Rules, below: &TableSet, i: usize) -> Result<Start, TbError> {
+    let mut sq = [0u8; 16];
+    let n = ix.pieces().len();
+    let mut out = Start {
+        count: 0,
+        ext_max: 0,
+        schedule: None,
+        kind: Kind::Nothing,
+    };
+    let Some(side) = ix.decode(i, &mut sq) else {
+        return Ok(out);
+    };
+    if ix.canonical_index(&sq[..n], side) != Some(i) {
+        out.kind = Kind::Alias;
+        return Ok(out);
+    }
+    out.kind = Kind::Position;
+    let pos = ix.position(&sq[..n], side);
+    let moves = pos.generate(rules);
+    if moves.is_empty() {
+        out.schedule = Some(0);
+        return Ok(out);
+    }
+    let enemy_den = DEN[side.opponent().index()];
+    let mut win: Option<u32> = None;
+    let mut children = [0u32; 32];
+    let mut nchildren = 0;
+    for &m in moves.iter() {
+        if m.to().bit() & enemy_den != 0 {
+            win = Some(1);
+            continue;
+        }
+        if pos.is_capture(m) {
+            let mut child = pos;
+            child.make(m);
+            match below.probe(&child) {
+                Some(Verdict::Loss(d)) => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
+                Some(Verdict::Win(d)) => {
+                    if out.ext_max != CANNOT_LOSE {
+                        let d = d + 1;
+                        if d > MAX_DISTANCE {
+                            return Err(TbError::TooLong(d as usize));
+                        }
+                        out.ext_max = out.ext_max.max(d as u8);
+                    }
+                }
+                Some(Verdict::Draw) => out.ext_max = CANNOT_LOSE,
+                None => return Err(TbError::Missing(Material::of(&child).canonical())),
+            }
+            continue;
+        }
+        let (from, to) = (m.from().index() as u8, m.to().index() as u8);
+        let k = sq[..n].iter().position(|&s| s == from).expect("a mover");
+        let mut csq = sq;
+        csq[k] = to;
+        let c = ix
+            .canonical_index(&csq[..n], side.opponent())
+            .expect("a quiet move stays in the index") as u32;
+        if !children[..nchildren].contains(&c) {
+            children[nchildren] = c;
+            nchildren += 1;
+        }
+    }
+    out.count = nchildren as u8;
+    if let Some(w) = win {
+        out.ext_max = CANNOT_LOSE;
+        out.schedule = Some(w as u8);
+    } else if nchildren == 0 && out.ext_max != CANNOT_LOSE {
+        out.schedule = Some(out.ext_max);
+    }
+    Ok(out)
+}
+
+/// The distinct entries one quiet move before entry `i` (a position in play):
+/// the side not to move takes back a step or a river jump.
+fn predecessors(ix: &Indexer, rules: &Rules, i: usize) -> Vec<u32> {
+    let mut sq = [0u8; 16];
+    let n = ix.pieces().len();
+    let side = ix
+        .decode(i, &mut sq)
+        .expect("a settled entry is a position");
+    let mover = side.opponent();
+    let occupied = sq[..n].iter().fold(0u64, |b, &s| b | 1 << s);
+    let rat_square = |s: Side| {
+        ix.pieces()
+            .iter()
+            .position(|&p| p == Piece::new(s, Animal::Rat))
+            .map_or(0, |k| 1u64 << sq[k])
+    };
+    let blockers = match rules.jump_blocked_by {
+        JumpBlockedBy::Any => rat_square(Side::Red) | rat_square(Side::Blue),
+        JumpBlockedBy::Enemy => rat_square(mover.opponent()),
+    };
+    let mut out = Vec::new();
+    for (k, &piece) in ix.pieces().iter().enumerate() {
+        if piece.side != mover {
+            continue;
+        }
+        let t = sq[k] as usize;
+        let mut from = NEIGHBOURS[t] & !occupied & !(DEN[0] | DEN[1]);
+        if piece.animal != Animal::Rat {
+            from &= !WATER;
+        }
+        let axes = match piece.animal {
+            Animal::Tiger => rules.tiger_jump,
+            Animal::Lion => rules.lion_jump,
+            _ => JumpAxes::None,
+        };
+        if axes != JumpAxes::None {
+            for j in JUMPS[t].iter().flatten() {
+                if axes.allows(j.horizontal) && j.over & blockers == 0 {
+                    from |= j.to.bit() & !occupied;
+                }
+            }
+        }
+        for s in squares(from) {
+            let mut psq = sq;
+            psq[k] = s.index() as u8;
+            if let Some(p) = ix.canonical_index(&psq[..n], mover) {
+                let p = p as u32;
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
