@@ -16,6 +16,7 @@
 use super::TbError;
 use super::index::Material;
 use crate::rules::Rules;
+use crate::util::bytes::ByteReader;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"DSQTB\r\n\x1a";
@@ -120,21 +121,19 @@ pub fn decode(
     if checksum(body) != stored {
         return Err("checksum mismatch: the file is corrupted".into());
     }
-    let mut r = Reader {
-        bytes: body,
-        at: MAGIC.len(),
-    };
-    let version = u32::from_le_bytes(r.take(4)?.try_into().expect("4"));
+    let mut r = ByteReader::new(&body[MAGIC.len()..]);
+    let mut take = |n: usize| r.take(n).map_err(|e| e.to_string());
+    let version = u32::from_le_bytes(take(4)?.try_into().expect("4"));
     if version != VERSION {
         return Err(format!(
             "format version {version}, this build reads {VERSION}"
         ));
     }
-    let n = r.take(1)?[0] as usize;
-    let name = String::from_utf8_lossy(r.take(n)?).to_string();
+    let n = take(1)?[0] as usize;
+    let name = String::from_utf8_lossy(take(n)?).to_string();
     let material: Material = name.parse()?;
-    let n = u16::from_le_bytes(r.take(2)?.try_into().expect("2")) as usize;
-    let sig = String::from_utf8_lossy(r.take(n)?).to_string();
+    let n = u16::from_le_bytes(take(2)?.try_into().expect("2")) as usize;
+    let sig = String::from_utf8_lossy(take(n)?).to_string();
     if let Some(ours) = rules
         && sig != ours
     {
@@ -142,10 +141,10 @@ pub fn decode(
             "made under other rules: the file has [{sig}], in force are [{ours}]"
         ));
     }
-    let entries = u64::from_le_bytes(r.take(8)?.try_into().expect("8")) as usize;
-    let longest = u16::from_le_bytes(r.take(2)?.try_into().expect("2"));
-    let data = r.take(entries)?.to_vec();
-    if r.at != body.len() {
+    let entries = u64::from_le_bytes(take(8)?.try_into().expect("8")) as usize;
+    let longest = u16::from_le_bytes(take(2)?.try_into().expect("2"));
+    let data = take(entries)?.to_vec();
+    if r.position() != body.len() - MAGIC.len() {
         return Err("bytes after the data".into());
     }
     if let Some((m, size)) = expected
@@ -161,21 +160,6 @@ pub fn decode(
         longest,
         data,
     })
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or("the file is truncated")?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
 }
 
 #[cfg(test)]

@@ -441,9 +441,7 @@ pub fn generate(
         let skipped = path.exists() && set.load_file(&path, Some(m)).is_ok();
         if !skipped {
             let bytes = set.solve(m)?;
-            let tmp = dir.join(format!("{}.tmp", file_name(m)));
-            std::fs::write(&tmp, &bytes)
-                .and_then(|()| std::fs::rename(&tmp, &path))
+            crate::util::fs::write_atomically(&path, &bytes)
                 .map_err(|e| TbError::Io(format!("{}: {e}", path.display())))?;
         }
         let slot = set.slots[m.key() as usize] as usize - 1;
