@@ -51,7 +51,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     );
     match (write_error, ran) {
         (Some(e), _) => Err(e),
-        (None, Err(why)) => Err(Failure::Input(why)),
+        (None, Err(why)) => Err(Failure::Input(why.to_string())),
         (None, Ok(_)) => Ok(()),
     }
 }

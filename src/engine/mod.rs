@@ -293,9 +293,10 @@ fn engine_option(name: &str) -> Option<&'static EngineOption> {
 pub type OnDone = Box<dyn FnOnce(SearchResult) + Send>;
 
 /// Why `go` could not start.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GoError {
     /// No valid position was set (none yet, or the last one was rejected).
+    #[error("no valid position")]
     NoPosition,
 }
 
@@ -600,7 +601,9 @@ impl Searcher {
 }
 
 /// Helper threads for `threads` search threads in all (none for one).
-fn helper_pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>, String> {
+fn helper_pool(
+    threads: usize,
+) -> Result<Option<Arc<rayon::ThreadPool>>, rayon::ThreadPoolBuildError> {
     if threads <= 1 {
         return Ok(None);
     }
@@ -609,7 +612,6 @@ fn helper_pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>, String>
         .thread_name(|i| format!("search helper {}", i + 1))
         .build()
         .map(|pool| Some(Arc::new(pool)))
-        .map_err(|e| format!("threads that can be started ({e})"))
 }
 
 /// The static evaluation of a position split into the terms people read, as
@@ -809,7 +811,8 @@ impl Engine {
             expected,
         };
         if o.threads != self.searcher.options.threads {
-            self.searcher.helpers = helper_pool(o.threads).map_err(refused)?;
+            self.searcher.helpers = helper_pool(o.threads)
+                .map_err(|e| refused(format!("threads that can be started ({e})")))?;
         }
         if o.hash_mb != self.searcher.options.hash_mb {
             // Drop the old table first so that both never live at once.
@@ -821,7 +824,7 @@ impl Engine {
                         TranspositionTable::new(self.searcher.options.hash_mb)
                             .expect("the old size fit"),
                     );
-                    return Err(refused(why));
+                    return Err(refused(why.to_string()));
                 }
             }
         }
