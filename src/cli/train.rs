@@ -2,6 +2,7 @@
 //! quantised net (`docs/nnue.md` gives the format and the recipe); the work is
 //! [`crate::tuning::train::command`].
 
+use crate::cli::exit::Failure;
 use crate::tuning::train::command::{self, TrainOptions};
 use clap::Args;
 use std::path::PathBuf;
@@ -49,7 +50,7 @@ pub struct TrainArgs {
 }
 
 /// Runs `doushou train`; progress goes to stderr.
-pub fn run(args: &TrainArgs) -> Result<(), String> {
+pub fn run(args: &TrainArgs) -> Result<(), Failure> {
     let options = TrainOptions {
         data: args.data.clone(),
         out: args.out.clone(),
@@ -64,5 +65,5 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         checkpoint: args.checkpoint.clone(),
         validation: args.validation,
     };
-    command::run(&options).map_err(|e| e.to_string())
+    command::run(&options).map_err(|e| Failure::Input(e.to_string()))
 }
