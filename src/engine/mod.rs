@@ -191,6 +191,22 @@ macro_rules! spin_option {
     };
 }
 
+/// A `string` option naming a file that `$load` reads at once into a field of
+/// [`EngineOptions`] (so a bad file is refused when set, not at the next
+/// search); `$default` is the value `uci` shows, one that means "none".
+macro_rules! string_option {
+    ($name:literal, $field:ident, $load:path, $default:expr) => {
+        EngineOption {
+            name: $name,
+            kind: |_| OptionKind::String { default: $default },
+            apply: |o, _, _, value| {
+                o.$field = $load(value)?;
+                Ok(())
+            },
+        }
+    };
+}
+
 const ENGINE_OPTIONS: [EngineOption; 23] = [
     spin_option!("Threads", threads as usize, 1, 256),
     spin_option!("Hash", hash_mb as usize, 1, 65536),
@@ -222,16 +238,7 @@ const ENGINE_OPTIONS: [EngineOption; 23] = [
             Ok(())
         },
     },
-    EngineOption {
-        name: "EvalFile",
-        kind: |_| OptionKind::String {
-            default: EMBEDDED_NET[1],
-        },
-        apply: |o, _, _, value| {
-            o.net = load_net(value)?;
-            Ok(())
-        },
-    },
+    string_option!("EvalFile", net, load_net, EMBEDDED_NET[1]),
     check_option!("Search_IIR", features.iir),
     check_option!("Search_HistoryLMR", features.history_lmr),
     spin_option!(
@@ -247,16 +254,7 @@ const ENGINE_OPTIONS: [EngineOption; 23] = [
         skill::ELO_MIN as i64,
         skill::ELO_MAX as i64
     ),
-    EngineOption {
-        name: "TablebasePath",
-        kind: |_| OptionKind::String {
-            default: NO_TABLES[1],
-        },
-        apply: |o, _, _, value| {
-            o.tablebases = load_tables(value)?;
-            Ok(())
-        },
-    },
+    string_option!("TablebasePath", tablebases, load_tables, NO_TABLES[1]),
     spin_option!("TablebaseMaxPieces", tb_max_pieces as u32, 0, 8),
 ];
 
