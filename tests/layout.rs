@@ -20,11 +20,7 @@ const LAYERS: [&[&str]; 8] = [
 
 /// Pairs of files that still import each other, each owned by a change in
 /// progress that removes it; an entry that no longer holds must go.
-const KNOWN_MUTUAL: [(&str, &str); 2] = [
-    // The trainer's files, which the one-NNUE-format rework rewrites.
-    ("tuning/train", "tuning/train/files"),
-    ("tuning/train", "tuning/train/net"),
-];
+const KNOWN_MUTUAL: [(&str, &str); 0] = [];
 
 type Module = Vec<String>;
 
