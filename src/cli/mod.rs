@@ -81,7 +81,7 @@ pub fn run(command: Tool) -> i32 {
         },
         Tool::Selfplay(args) => selfplay::run(args),
         Tool::Tune(args) => tune::run(args),
-        Tool::Train(args) => train::run(args),
+        Tool::Train(args) => train::run(args).map_err(exit::Failure::from),
         Tool::Match(args) => matches::run(args),
         Tool::Gui(args) => gui::run(args),
     };
