@@ -416,4 +416,19 @@ fn bad_input_fails_with_a_clear_message() {
     run.assert_failed_cleanly("lambda out of range");
     assert_eq!(run.code, Some(2), "a value out of range");
     assert!(run.stderr.contains("--lambda"), "{}", run.stderr);
+
+    // README: train takes no rule switches; each file's `# rules:` lines say
+    // the rules of its positions.
+    let run = run_tool(&[
+        "train",
+        "--data",
+        data(),
+        "--out",
+        &file("x.nnue"),
+        "--variant",
+        "xoudouqi",
+    ]);
+    run.assert_failed_cleanly("a rule switch");
+    assert_eq!(run.code, Some(2), "an unknown switch");
+    assert!(run.stderr.contains("--variant"), "{}", run.stderr);
 }
