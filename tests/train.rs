@@ -404,16 +404,12 @@ fn bad_input_fails_with_a_clear_message() {
         assert!(!run.stderr.contains(&missing), "{}", run.stderr);
     }
 
-    let run = run_tool(&[
-        "train",
-        "--data",
-        data(),
-        "--out",
-        &file("x.nnue"),
-        "--lambda",
-        "2",
-    ]);
-    run.assert_failed_cleanly("lambda out of range");
-    assert_eq!(run.code, Some(2), "a value out of range");
-    assert!(run.stderr.contains("--lambda"), "{}", run.stderr);
+    // A value out of range, and a rule switch (train takes none: each file's
+    // `# rules:` lines say the rules of its positions), are usage errors.
+    for (flag, value) in [("--lambda", "2"), ("--variant", "xoudouqi")] {
+        let run = train(&file("x.nnue"), &[flag, value]);
+        run.assert_failed_cleanly(flag);
+        assert_eq!(run.code, Some(2), "{flag} {value}");
+        assert!(run.stderr.contains(flag), "{}", run.stderr);
+    }
 }

@@ -85,7 +85,10 @@ impl AnalyseArgs {
             hash: self.hash,
             tablebases: self.tablebases.clone(),
             rules: self.rules.rules().map_err(AnalyseError::Rules)?,
-            engine_options: self.eval.settings().map_err(AnalyseError::Eval)?,
+            engine_options: self
+                .eval
+                .settings()
+                .map_err(|e| AnalyseError::Eval(e.to_string()))?,
         })
     }
 }
