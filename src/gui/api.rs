@@ -270,9 +270,9 @@ pub struct State {
     pub levels: LevelsView,
     /// The review of the game line, if one was asked.
     pub review: Option<ReviewView>,
-    /// What the endgame table says about the position shown, once tables
-    /// exist (always `null` until then).
-    pub tablebase: Option<serde_json::Value>,
+    /// What the endgame tables (`--tablebases`) say about the position
+    /// shown; `null` when it is not in them or no tables answer for the rules.
+    pub tablebase: Option<TablebaseView>,
     /// Whether a draw can be claimed in the position shown.
     pub draw_claimable: bool,
     /// The record's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
@@ -471,4 +471,41 @@ pub struct Thinking {
     pub engine: String,
     /// Its latest main line.
     pub line: Option<AnalysisLine>,
+}
+
+/// A table's verdict for one side, as `doushou tb probe` prints it and in parts.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct VerdictView {
+    /// `win N`, `loss N` or `draw`.
+    pub text: String,
+    /// `win`, `draw` or `loss`.
+    pub result: &'static str,
+    /// Plies to the end of the game with best play; `null` for a draw.
+    pub plies: Option<u32>,
+}
+
+/// The endgame tables on the position shown.
+#[derive(Serialize, Debug, Clone)]
+pub struct TablebaseView {
+    /// The verdict for the side to move.
+    pub verdict: VerdictView,
+    /// Each legal move with the verdict for the side that plays it (the
+    /// plies counting the move itself), best first: wins by fewest plies,
+    /// then draws, then losses by most plies. Empty when the game is over.
+    pub moves: Vec<TablebaseMove>,
+    /// Plies the no-capture limit leaves before it draws the game (`null`:
+    /// no limit); a win or loss longer than this may not come to pass.
+    pub plies_before_limit: Option<u32>,
+}
+
+/// One legal move ranked by the tables.
+#[derive(Serialize, Debug, Clone)]
+pub struct TablebaseMove {
+    /// Protocol notation, `g1g2`.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// For people: `L g1g2`, `L g1×g2` for a capture.
+    pub display: String,
+    /// The verdict after it, for the side that played it.
+    pub verdict: VerdictView,
 }

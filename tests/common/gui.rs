@@ -6,8 +6,9 @@
 use super::{BIN, TIMEOUT};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// A running `doushou gui`.
@@ -121,6 +122,59 @@ pub fn wait_for<T>(what: &str, timeout: Duration, mut probe: impl FnMut() -> Opt
         assert!(Instant::now() < deadline, "gave up waiting for {what}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// A directory of endgame tables for the GUI tests, made once by `doushou tb
+/// generate --material ELvr` (Red elephant and lion against Blue rat, and the
+/// two-piece tables it needs: a second's work). It lives under Cargo's
+/// per-build scratch directory; a later run reads the files, not remakes them.
+pub fn tablebases() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-tablebases");
+        let out = Command::new(BIN)
+            .args([
+                "tb",
+                "generate",
+                "--material",
+                "ELvr",
+                "--threads",
+                "1",
+                "--out",
+            ])
+            .arg(&dir)
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {BIN} tb generate: {e}"));
+        assert!(
+            out.status.success(),
+            "tb generate failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        dir
+    })
+}
+
+/// What `doushou tb probe --path DIR` prints for each of `fens`, in order.
+pub fn tb_probe<S: AsRef<str>>(dir: &Path, fens: &[S]) -> Vec<String> {
+    let out = Command::new(BIN)
+        .args(["tb", "probe", "--path"])
+        .arg(dir)
+        .args(fens.iter().map(AsRef::as_ref))
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN} tb probe: {e}"));
+    assert!(
+        out.status.success(),
+        "tb probe failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), fens.len(), "one line per position: {lines:?}");
+    lines
 }
 
 /// The first program of this name on the `PATH`.
