@@ -20,14 +20,11 @@ const LAYERS: [&[&str]; 8] = [
 
 /// Pairs of files that still import each other, each owned by a change in
 /// progress that removes it; an entry that no longer holds must go.
-const KNOWN_MUTUAL: [(&str, &str); 4] = [
+const KNOWN_MUTUAL: [(&str, &str); 2] = [
     // The tablebases: the table set and the solver use each other's types;
     // they are to be split into a verdict file, a table-set file and the solver.
     ("tb", "tb/file"),
     ("tb", "tb/generate"),
-    // The trainer's files, which the one-NNUE-format rework rewrites.
-    ("tuning/train", "tuning/train/files"),
-    ("tuning/train", "tuning/train/net"),
 ];
 
 type Module = Vec<String>;

@@ -3,9 +3,11 @@
 //! and the quantised net written with the format's one writer. The command
 //! line (`src/cli/train.rs`) only turns its flags into [`TrainOptions`].
 
+use super::error::TrainError;
 use super::files::{self, Checkpoint, QA, Quantised};
+use super::fit::{self, Progress, TrainConfig};
 use super::net::K;
-use super::{ENOUGH_VALIDATION, Progress, TrainConfig, TrainError};
+use super::positions::{self, ENOUGH_VALIDATION};
 use crate::engine::nnue::MAX_HIDDEN;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -106,7 +108,7 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     }
 
     let started = Instant::now();
-    let data = super::load(&args.data, args.validation)?;
+    let data = positions::load(&args.data, args.validation)?;
     eprintln!(
         "train: {} positions ({} held out for validation) from {} games in {} file(s), read in {:.1}s",
         data.train.len() + data.validation.len(),
@@ -170,7 +172,7 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
         args.epochs
     );
     let mut last_report = Instant::now();
-    let state = super::train(&data, &config, state, &mut |p| match p {
+    let state = fit::train(&data, &config, state, &mut |p| match p {
         Progress::Batch {
             epoch,
             done,

@@ -11,11 +11,11 @@
 //! the parameter count; n f32 parameters, n f32 first moments, n f32 second
 //! moments (layout of [`FloatNet::params`]); u32 FNV-1a of every byte before it.
 
-use super::TrainError;
+use super::error::{CheckpointError, TrainError};
 use super::net::{Adam, FloatNet, TRAIN_SCALE, parameter_count};
 use crate::engine::nnue::features::RuleInput;
 use crate::engine::nnue::{MAX_HIDDEN, Network, Quantisation};
-use crate::util::bytes::{ByteReader, Truncated, fnv1a};
+use crate::util::bytes::{ByteReader, fnv1a};
 use crate::util::fs::write_atomically;
 use std::path::Path;
 
@@ -34,44 +34,6 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
         path: path.to_path_buf(),
         error,
     })
-}
-
-/// Why bytes are not a checkpoint this build can resume from.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CheckpointError {
-    /// Not a checkpoint at all.
-    #[error("not a doushou training checkpoint (bad magic)")]
-    BadMagic,
-    /// Another version of the format.
-    #[error("checkpoint version {0}, this build reads {CHECKPOINT_VERSION}")]
-    UnsupportedVersion(u32),
-    /// A hidden width the net file could not hold.
-    #[error("hidden width {0} outside 1..={MAX_HIDDEN}")]
-    HiddenOutOfRange(usize),
-    /// A parameter count that does not belong to the hidden width.
-    #[error("{count} parameters, a net of width {hidden} has {expected}")]
-    ParameterCount {
-        /// The count the file declares.
-        count: u64,
-        /// The file's hidden width.
-        hidden: usize,
-        /// The count that width has.
-        expected: usize,
-    },
-    /// The file is shorter or longer than its header declares.
-    #[error("{actual} bytes, expected {expected}")]
-    WrongSize {
-        /// Bytes the header declares.
-        expected: u64,
-        /// Bytes present.
-        actual: u64,
-    },
-    /// A field read past the end.
-    #[error(transparent)]
-    Truncated(#[from] Truncated),
-    /// The checksum does not match: the file is damaged.
-    #[error("checksum mismatch (the file is damaged)")]
-    ChecksumMismatch,
 }
 
 /// The training state written after every epoch, from which a run resumes.
@@ -156,7 +118,10 @@ impl Checkpoint {
         }
         let version = reader.u32()?;
         if version != CHECKPOINT_VERSION {
-            return Err(CheckpointError::UnsupportedVersion(version));
+            return Err(CheckpointError::UnsupportedVersion {
+                found: version,
+                reads: CHECKPOINT_VERSION,
+            });
         }
         let hidden = reader.u32()? as usize;
         if !(1..=MAX_HIDDEN).contains(&hidden) {

@@ -6,7 +6,7 @@
 //! [`FloatNet::params`]), so that the gradient, Adam's moments and the
 //! checkpoint share one layout. `W1` is input-major, as in the net file.
 
-use super::Positions;
+use super::positions::Positions;
 use crate::engine::nnue::features::{INPUTS, RULE_INPUTS, RuleInput, active_features};
 use crate::rules::{Position, Rules};
 use crate::util::rng::SplitMix64;
