@@ -20,12 +20,7 @@ const LAYERS: [&[&str]; 8] = [
 
 /// Pairs of files that still import each other, each owned by a change in
 /// progress that removes it; an entry that no longer holds must go.
-const KNOWN_MUTUAL: [(&str, &str); 2] = [
-    // The tablebases: the table set and the solver use each other's types;
-    // they are to be split into a verdict file, a table-set file and the solver.
-    ("tb", "tb/file"),
-    ("tb", "tb/generate"),
-];
+const KNOWN_MUTUAL: [(&str, &str); 0] = [];
 
 type Module = Vec<String>;
 

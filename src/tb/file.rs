@@ -13,7 +13,7 @@
 //! checksum  u64 LE   FNV-1a of every byte before it
 //! ```
 
-use super::TbError;
+use super::error::TbError;
 use super::index::Material;
 use crate::rules::Rules;
 use crate::util::bytes::ByteReader;

@@ -17,18 +17,101 @@
 //! a<->g) share one entry, so children and predecessors are counted as
 //! distinct entries, never as moves.
 
+use super::error::TbError;
+use super::file::{self, file_name};
 use super::index::{Indexer, Material, mirror_file};
-use super::{NO_POSITION, TableSet, TbError, Verdict};
+use super::set::TableSet;
+use super::verdict::{MAX_DISTANCE, NO_POSITION, Verdict};
 use crate::rules::{
     Animal, DEN, JUMPS, JumpAxes, JumpBlockedBy, NEIGHBOURS, Piece, Rules, Side, WATER, squares,
 };
 use rayon::prelude::*;
-
-/// The longest distance a table byte holds.
-pub const MAX_DISTANCE: u32 = 253;
+use std::path::Path;
 
 /// Marks, in `ext_max`, a position that has a drawing or winning capture.
 const CANNOT_LOSE: u8 = 255;
+
+/// Every material that `targets` need, smallest first: each target and,
+/// recursively, every material one capture away with pieces on both sides.
+pub fn with_dependencies(targets: &[Material]) -> Vec<Material> {
+    let mut all: Vec<Material> = Vec::new();
+    let mut stack: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    while let Some(m) = stack.pop() {
+        if all.contains(&m) {
+            continue;
+        }
+        all.push(m);
+        for p in m.pieces() {
+            let sub = m.without(p);
+            if sub.mask(Side::Red) != 0 && sub.mask(Side::Blue) != 0 {
+                stack.push(sub.canonical());
+            }
+        }
+    }
+    all.sort_by_key(|m| (m.count(), std::cmp::Reverse(m.key())));
+    all
+}
+
+/// What [`generate`] did with one material.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The material.
+    pub material: Material,
+    /// Whether a valid file was there already (and was read, not made).
+    pub skipped: bool,
+    /// Seconds spent making it (0 when skipped).
+    pub seconds: f64,
+    /// Its file's size in bytes.
+    pub bytes: u64,
+    /// Its longest win, plies.
+    pub longest: u16,
+}
+
+/// Makes the tables of `targets` and of every material they need in `dir`,
+/// smallest first, skipping each whose file is there and valid (so an
+/// interrupted run resumes where it stopped). Each file is written whole
+/// under a temporary name, then renamed. `report` hears of each material.
+pub fn generate(
+    dir: &Path,
+    rules: Rules,
+    targets: &[Material],
+    mut report: impl FnMut(&Generated),
+) -> Result<TableSet, TbError> {
+    std::fs::create_dir_all(dir).map_err(|e| TbError::Io(format!("{}: {e}", dir.display())))?;
+    let mut set = TableSet::empty(rules);
+    for m in with_dependencies(targets) {
+        let path = dir.join(file_name(m));
+        let start = std::time::Instant::now();
+        let skipped = path.exists() && set.load_file(&path, Some(m)).is_ok();
+        if !skipped {
+            let bytes = solve_into(&mut set, m)?;
+            crate::util::fs::write_atomically(&path, &bytes)
+                .map_err(|e| TbError::Io(format!("{}: {e}", path.display())))?;
+        }
+        report(&Generated {
+            material: m,
+            skipped,
+            seconds: if skipped {
+                0.0
+            } else {
+                start.elapsed().as_secs_f64()
+            },
+            bytes: std::fs::metadata(&path).map_or(0, |md| md.len()),
+            longest: set.longest(m).expect("the table was just added"),
+        });
+    }
+    Ok(set)
+}
+
+/// Solves `material` (either colour order) with the tables already in `set`
+/// and adds it there; answers the bytes of its file.
+fn solve_into(set: &mut TableSet, material: Material) -> Result<Vec<u8>, TbError> {
+    let material = material.canonical();
+    let solved = solve(material, set.rules(), set)?;
+    let bytes = file::encode(material, set.rules(), &solved.data, solved.longest);
+    set.insert(Indexer::new(material), solved.data, solved.longest);
+    Ok(bytes)
+}
 
 /// A solved material.
 pub struct Solved {
