@@ -27,78 +27,105 @@ fn refused(answer: (u16, Value), status: u16, words: &str) {
     assert!(error.contains(words), "'{error}' does not say '{words}'");
 }
 
+/// Each `(action, body, status, words)` posted to game `id` is refused.
+fn refuses(server: &GuiServer, id: &str, cases: &[(&str, Value, u16, &str)]) {
+    for (action, body, status, words) in cases {
+        let answer = server.post(&format!("/api/game/{id}/{action}"), body);
+        refused(answer, *status, words);
+    }
+}
+
 #[test]
 fn bad_requests_get_a_4xx_with_a_json_error() {
     let server = GuiServer::start(&[]);
     let id = server.new_game();
     let game = |action: &str| format!("/api/game/{id}/{action}");
 
-    refused(
-        server.post(&game("move"), &json!({"move": "a1a5"})),
-        422,
-        "illegal move a1a5",
-    );
-    refused(
-        server.post(&game("move"), &json!({"move": "zz"})),
-        422,
-        "zz",
-    );
-    refused(
-        server.post(
-            &game("position"),
-            &json!({"fen": "7/7/7/7/7/7/7/7/6 w 0 1"}),
-        ),
-        400,
-        "rank 1",
-    );
-    refused(
-        server.post(
-            &game("position"),
-            &json!({"fen": "startpos moves g3g4 g4g9"}),
-        ),
-        400,
-        "move 2",
-    );
-    refused(
-        server.post(
-            &game("pgn"),
-            &json!({"pgn": "[Event \"x\"]\n\n1. g3g4 a7a6 2. d1d9 1-0\n"}),
-        ),
-        400,
-        "ply 3",
-    );
-    refused(
-        server.post(&game("pgn"), &json!({"pgn": ""})),
-        400,
-        "no game",
+    refuses(
+        &server,
+        &id,
+        &[
+            ("move", json!({"move": "a1a5"}), 422, "illegal move a1a5"),
+            ("move", json!({"move": "zz"}), 422, "zz"),
+            (
+                "position",
+                json!({"fen": "7/7/7/7/7/7/7/7/6 w 0 1"}),
+                400,
+                "rank 1",
+            ),
+            (
+                "position",
+                json!({"fen": "startpos moves g3g4 g4g9"}),
+                400,
+                "move 2",
+            ),
+            (
+                "pgn",
+                json!({"pgn": "[Event \"x\"]\n\n1. g3g4 a7a6 2. d1d9 1-0\n"}),
+                400,
+                "ply 3",
+            ),
+            ("pgn", json!({"pgn": ""}), 400, "no game"),
+            ("move", json!({"mov": "g3g4"}), 400, "unknown field"),
+            (
+                "options",
+                json!({"rules": {"DogOverWolf": "maybe"}}),
+                422,
+                "DogOverWolf",
+            ),
+            (
+                "options",
+                json!({"players": {"red": "stockfish"}}),
+                422,
+                "stockfish",
+            ),
+            ("navigate", json!({"ply": 3}), 422, "ply 3"),
+            ("review", json!({"depth": 3}), 409, "no move to review"),
+            ("review", json!({"depth": 0}), 422, "review depth 0"),
+            ("takeback", json!({}), 409, "no move to take back"),
+            ("draw", json!({"action": "claim"}), 409, "no draw to claim"),
+            (
+                "draw",
+                json!({"action": "maybe"}),
+                422,
+                "expected offer or claim",
+            ),
+            (
+                "resign",
+                json!({"side": "green"}),
+                422,
+                "expected red or blue",
+            ),
+            (
+                "options",
+                json!({"levels": {"blue": {"skill": 21}}}),
+                422,
+                "Skill Level 21",
+            ),
+            (
+                "options",
+                json!({"clocks": {"red": {"base_ms": 10, "inc_ms": 0}}}),
+                422,
+                "clock base 10 ms",
+            ),
+            (
+                "line",
+                json!({"moves": ["g3g4", "g4g9"]}),
+                422,
+                "move 2 of the line",
+            ),
+            (
+                "analysis",
+                json!({"on": true, "engine": "nobody"}),
+                422,
+                "no engine 'nobody'",
+            ),
+        ],
     );
     refused(
         server.request("POST", &game("move"), Some("{\"move\": "), None),
         400,
         "bad JSON",
-    );
-    refused(
-        server.post(&game("move"), &json!({"mov": "g3g4"})),
-        400,
-        "unknown field",
-    );
-    refused(
-        server.post(
-            &game("options"),
-            &json!({"rules": {"DogOverWolf": "maybe"}}),
-        ),
-        422,
-        "DogOverWolf",
-    );
-    refused(
-        server.post(&game("options"), &json!({"players": {"red": "stockfish"}})),
-        422,
-        "stockfish",
-    );
-    refused(
-        server.post(&game("navigate"), &json!({"ply": 3})),
-        422,
-        "ply 3",
     );
     refused(
         server.post("/api/game/0123/move", &json!({"move": "g3g4"})),
@@ -245,66 +272,10 @@ fn two_engines_play_each_other_and_records_load() {
 }
 
 #[test]
-fn the_new_calls_refuse_what_they_cannot_do() {
+fn a_game_resigns_once_and_a_third_repetition_may_be_claimed() {
     let server = GuiServer::start(&[]);
     let id = server.new_game();
     let game = |action: &str| format!("/api/game/{id}/{action}");
-    refused(
-        server.post(&game("review"), &json!({"depth": 3})),
-        409,
-        "no move to review",
-    );
-    refused(
-        server.post(&game("review"), &json!({"depth": 0})),
-        422,
-        "review depth 0",
-    );
-    refused(
-        server.post(&game("takeback"), &json!({})),
-        409,
-        "no move to take back",
-    );
-    refused(
-        server.post(&game("draw"), &json!({"action": "claim"})),
-        409,
-        "no draw to claim",
-    );
-    refused(
-        server.post(&game("draw"), &json!({"action": "maybe"})),
-        422,
-        "expected offer or claim",
-    );
-    refused(
-        server.post(&game("resign"), &json!({"side": "green"})),
-        422,
-        "expected red or blue",
-    );
-    refused(
-        server.post(
-            &game("options"),
-            &json!({"levels": {"blue": {"skill": 21}}}),
-        ),
-        422,
-        "Skill Level 21",
-    );
-    refused(
-        server.post(
-            &game("options"),
-            &json!({"clocks": {"red": {"base_ms": 10, "inc_ms": 0}}}),
-        ),
-        422,
-        "clock base 10 ms",
-    );
-    refused(
-        server.post(&game("line"), &json!({"moves": ["g3g4", "g4g9"]})),
-        422,
-        "move 2 of the line",
-    );
-    refused(
-        server.post(&game("analysis"), &json!({"on": true, "engine": "nobody"})),
-        422,
-        "no engine 'nobody'",
-    );
     // Resigned once, the game is over: a second resignation is refused.
     let (status, state) = server.post(&game("resign"), &json!({}));
     assert_eq!(status, 200, "{state}");

@@ -42,7 +42,7 @@ enum Player {
 enum Role {
     /// The engine with this index, playing.
     Player(usize),
-    /// The analysis engine.
+    /// The engine analysing the position shown (one per game).
     Analysis,
 }
 
@@ -66,7 +66,7 @@ const CLOCK_TICK: Duration = Duration::from_millis(100);
 /// How a game line ended other than by the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ending {
-    /// This side resigned.
+    /// This side resigned: the other wins.
     Resigned(Side),
     /// This side's time ran out.
     Flag(Side),
@@ -1024,7 +1024,9 @@ impl GuiGame {
             if let Some(c) = &request.clocks {
                 for (side, control) in [(Side::Red, c.red), (Side::Blue, c.blue)] {
                     if let Some(control) = control {
-                        clocks.set(side, control).map_err(|e| bad(422, e))?;
+                        clocks
+                            .set(side, control)
+                            .map_err(|e| bad(422, e.to_string()))?;
                     }
                 }
             }
@@ -1633,7 +1635,7 @@ fn watch_clocks(game: &Weak<GuiGame>) {
     }
 }
 
-/// `red` or `blue`.
+/// The side a request names, `red` or `blue` in any case.
 fn parse_side(text: &str) -> Result<Side, ApiError> {
     match text.to_ascii_lowercase().as_str() {
         "red" => Ok(Side::Red),

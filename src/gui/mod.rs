@@ -103,7 +103,7 @@ pub enum GuiError {
     /// The address could not be bound.
     #[error("cannot listen on {address}: {why}; another program may use the port (try --port 0)")]
     Listen {
-        /// `HOST:PORT`.
+        /// The address asked for, `HOST:PORT`.
         address: String,
         /// What the server library said.
         why: String,
@@ -420,7 +420,8 @@ impl App {
     }
 }
 
-/// `POST /api/game/{id}/{action}`.
+/// Answers `POST /api/game/{id}/{action}`: reads the action's body and
+/// changes the game; an unknown action is a 404.
 fn act(session: &GuiGame, action: &str, request: &mut Request) -> Result<State, ApiError> {
     match action {
         "move" => session.play(&read_json::<MoveRequest>(request)?.text),
