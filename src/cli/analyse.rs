@@ -76,7 +76,10 @@ impl AnalyseArgs {
             jobs: self.jobs,
             hash: self.hash,
             rules: self.rules.rules().map_err(AnalyseError::Rules)?,
-            engine_options: self.eval.settings().map_err(AnalyseError::Eval)?,
+            engine_options: self
+                .eval
+                .settings()
+                .map_err(|e| AnalyseError::Eval(e.to_string()))?,
         })
     }
 }

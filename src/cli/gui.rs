@@ -40,19 +40,22 @@ pub struct GuiArgs {
 }
 
 /// The engines of `--engine NAME=CMD` words, or this binary when none is given.
-/// `--tablebases` is given to this binary's engine as `TablebasePath`.
-fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
+/// A word that is not `NAME=CMD` is a usage error; not finding this binary
+/// is not the command line's fault. `--tablebases` is given to this
+/// binary's engine as `TablebasePath`.
+fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, Failure> {
     let mut specs = Vec::new();
     for word in &args.engines {
         let (name, command) = word
             .split_once('=')
-            .ok_or_else(|| format!("--engine {word}: expected NAME=CMD"))?;
+            .ok_or_else(|| Failure::Usage(format!("--engine {word}: expected NAME=CMD")))?;
         let spec = EngineSpec::parse(&[], &[format!("name={name}"), format!("cmd={command}")])
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Failure::Usage(e.to_string()))?;
         specs.push(spec);
     }
     if specs.is_empty() {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+        let exe = std::env::current_exe()
+            .map_err(|e| Failure::Input(format!("cannot find this binary: {e}")))?;
         specs.push(EngineSpec {
             name: "doushou".into(),
             program: exe.to_string_lossy().into_owned(),
@@ -92,7 +95,7 @@ pub fn run(args: &GuiArgs) -> Result<(), Failure> {
     let config = GuiConfig {
         host: args.host.clone(),
         port: args.port,
-        engines: engines(args).map_err(Failure::Usage)?,
+        engines: engines(args)?,
         rules,
         tables,
         open: args.open,

@@ -3,12 +3,24 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// `path` with `.tmp` added to its name: where [`write_atomically`] writes
-/// before it renames into place.
+/// Where [`write_atomically`] writes before it renames into place: `path` with
+/// `.<writer>.tmp` added to its name. The writer part (process id, start
+/// time and a counter) is unique to this call, so that writers in other
+/// processes, or other machines on a shared volume (tablebase shards making
+/// the same smaller table), never write into one another's temporary file:
+/// each renames a whole file of its own, and the last rename wins.
 pub fn temporary_path(path: &Path) -> PathBuf {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    // Containers often run every process as pid 1: the clock tells pods apart.
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
+    name.push(format!(".{}-{nanos:x}-{call}.tmp", std::process::id()));
     path.with_file_name(name)
 }
 
@@ -54,12 +66,49 @@ mod tests {
         write_atomically(&path, b"one").unwrap();
         write_atomically(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        assert!(!temporary_path(&path).exists());
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["f.bin"], "no temporary file is left");
         assert!(
             check_writable(&dir).is_err(),
             "a folder is not writable as a file"
         );
         assert!(write_atomically(&dir.join("no/such/f"), b"x").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Shards on a shared volume may write the same table at once: each
+    /// writer has its own temporary file, so no rename can pick up a file
+    /// another writer is still filling.
+    #[test]
+    fn concurrent_writers_of_one_file_never_share_a_temporary() {
+        let path = Path::new("/tables/ELvr.dstb");
+        let first = temporary_path(path);
+        let second = temporary_path(path);
+        assert_ne!(first, second);
+        assert_eq!(first.parent(), path.parent(), "beside the file, for rename");
+
+        let dir = std::env::temp_dir().join(format!("doushou-util-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("t.bin");
+        let writers: Vec<_> = (0..8u8)
+            .map(|i| {
+                let target = target.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..20 {
+                        write_atomically(&target, &[i; 4096]).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.join().unwrap();
+        }
+        let bytes = std::fs::read(&target).unwrap();
+        assert_eq!(bytes.len(), 4096, "a whole file, never a torn one");
+        assert!(bytes.iter().all(|&b| b == bytes[0]), "one writer's bytes");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -70,7 +70,7 @@ pub enum AnalyseError {
     Read {
         /// The file, or `-` for standard input.
         path: String,
-        /// What went wrong.
+        /// The system's reason it could not be read.
         #[source]
         source: std::io::Error,
     },
@@ -92,13 +92,12 @@ enum Unit {
     },
     /// A position line: one search.
     Position {
-        /// Its line number.
         line: usize,
         /// The position searched (after the line's moves).
         fen: String,
         /// Who is to move there.
         to_move: Side,
-        /// Its search.
+        /// Its search's index in the task list.
         task: usize,
     },
     /// A game: searches `first..=first + moves` (each position before a move,
@@ -106,9 +105,8 @@ enum Unit {
     Game {
         /// 1-based, counting faulty games too.
         number: usize,
-        /// The game.
         spec: GameSpec,
-        /// Its first search.
+        /// The index of its first search in the task list.
         first: usize,
     },
 }

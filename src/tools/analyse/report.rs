@@ -92,7 +92,7 @@ struct GameJson<'a> {
     moves: Vec<PlyRecord>,
 }
 
-/// Blunders per side.
+/// Blunders per side, as the game's JSON record counts them.
 #[derive(Serialize)]
 struct Blunders {
     red: usize,
