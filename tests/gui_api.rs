@@ -1,14 +1,17 @@
 //! The JSON API of `doushou gui` over plain HTTP: every class of bad request
 //! gets a 4xx with a JSON error and the server goes on; an engine that crashes
 //! mid-game is reported on the game's state; engines play each other; game
-//! records load and can be stepped through.
+//! records load and can be stepped through; endgame tables judge the
+//! position shown and rank its moves.
 
 mod common;
 
 use common::fake_engine;
-use common::gui::{GuiServer, wait_for};
+use common::gui::{GuiServer, tb_probe, wait_for};
+use doushou::rules::Position;
 use doushou::tools::pgn;
 use serde_json::{Value, json};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The engine's moves must come in a few seconds; this is only the give-up point.
@@ -24,78 +27,105 @@ fn refused(answer: (u16, Value), status: u16, words: &str) {
     assert!(error.contains(words), "'{error}' does not say '{words}'");
 }
 
+/// Each `(action, body, status, words)` posted to game `id` is refused.
+fn refuses(server: &GuiServer, id: &str, cases: &[(&str, Value, u16, &str)]) {
+    for (action, body, status, words) in cases {
+        let answer = server.post(&format!("/api/game/{id}/{action}"), body);
+        refused(answer, *status, words);
+    }
+}
+
 #[test]
 fn bad_requests_get_a_4xx_with_a_json_error() {
     let server = GuiServer::start(&[]);
     let id = server.new_game();
     let game = |action: &str| format!("/api/game/{id}/{action}");
 
-    refused(
-        server.post(&game("move"), &json!({"move": "a1a5"})),
-        422,
-        "illegal move a1a5",
-    );
-    refused(
-        server.post(&game("move"), &json!({"move": "zz"})),
-        422,
-        "zz",
-    );
-    refused(
-        server.post(
-            &game("position"),
-            &json!({"fen": "7/7/7/7/7/7/7/7/6 w 0 1"}),
-        ),
-        400,
-        "rank 1",
-    );
-    refused(
-        server.post(
-            &game("position"),
-            &json!({"fen": "startpos moves g3g4 g4g9"}),
-        ),
-        400,
-        "move 2",
-    );
-    refused(
-        server.post(
-            &game("pgn"),
-            &json!({"pgn": "[Event \"x\"]\n\n1. g3g4 a7a6 2. d1d9 1-0\n"}),
-        ),
-        400,
-        "ply 3",
-    );
-    refused(
-        server.post(&game("pgn"), &json!({"pgn": ""})),
-        400,
-        "no game",
+    refuses(
+        &server,
+        &id,
+        &[
+            ("move", json!({"move": "a1a5"}), 422, "illegal move a1a5"),
+            ("move", json!({"move": "zz"}), 422, "zz"),
+            (
+                "position",
+                json!({"fen": "7/7/7/7/7/7/7/7/6 w 0 1"}),
+                400,
+                "rank 1",
+            ),
+            (
+                "position",
+                json!({"fen": "startpos moves g3g4 g4g9"}),
+                400,
+                "move 2",
+            ),
+            (
+                "pgn",
+                json!({"pgn": "[Event \"x\"]\n\n1. g3g4 a7a6 2. d1d9 1-0\n"}),
+                400,
+                "ply 3",
+            ),
+            ("pgn", json!({"pgn": ""}), 400, "no game"),
+            ("move", json!({"mov": "g3g4"}), 400, "unknown field"),
+            (
+                "options",
+                json!({"rules": {"DogOverWolf": "maybe"}}),
+                422,
+                "DogOverWolf",
+            ),
+            (
+                "options",
+                json!({"players": {"red": "stockfish"}}),
+                422,
+                "stockfish",
+            ),
+            ("navigate", json!({"ply": 3}), 422, "ply 3"),
+            ("review", json!({"depth": 3}), 409, "no move to review"),
+            ("review", json!({"depth": 0}), 422, "review depth 0"),
+            ("takeback", json!({}), 409, "no move to take back"),
+            ("draw", json!({"action": "claim"}), 409, "no draw to claim"),
+            (
+                "draw",
+                json!({"action": "maybe"}),
+                422,
+                "expected offer or claim",
+            ),
+            (
+                "resign",
+                json!({"side": "green"}),
+                422,
+                "expected red or blue",
+            ),
+            (
+                "options",
+                json!({"levels": {"blue": {"skill": 21}}}),
+                422,
+                "Skill Level 21",
+            ),
+            (
+                "options",
+                json!({"clocks": {"red": {"base_ms": 10, "inc_ms": 0}}}),
+                422,
+                "clock base 10 ms",
+            ),
+            (
+                "line",
+                json!({"moves": ["g3g4", "g4g9"]}),
+                422,
+                "move 2 of the line",
+            ),
+            (
+                "analysis",
+                json!({"on": true, "engine": "nobody"}),
+                422,
+                "no engine 'nobody'",
+            ),
+        ],
     );
     refused(
         server.request("POST", &game("move"), Some("{\"move\": "), None),
         400,
         "bad JSON",
-    );
-    refused(
-        server.post(&game("move"), &json!({"mov": "g3g4"})),
-        400,
-        "unknown field",
-    );
-    refused(
-        server.post(
-            &game("options"),
-            &json!({"rules": {"DogOverWolf": "maybe"}}),
-        ),
-        422,
-        "DogOverWolf",
-    );
-    refused(
-        server.post(&game("options"), &json!({"players": {"red": "stockfish"}})),
-        422,
-        "stockfish",
-    );
-    refused(
-        server.post(&game("navigate"), &json!({"ply": 3})),
-        422,
-        "ply 3",
     );
     refused(
         server.post("/api/game/0123/move", &json!({"move": "g3g4"})),
@@ -242,66 +272,10 @@ fn two_engines_play_each_other_and_records_load() {
 }
 
 #[test]
-fn the_new_calls_refuse_what_they_cannot_do() {
+fn a_game_resigns_once_and_a_third_repetition_may_be_claimed() {
     let server = GuiServer::start(&[]);
     let id = server.new_game();
     let game = |action: &str| format!("/api/game/{id}/{action}");
-    refused(
-        server.post(&game("review"), &json!({"depth": 3})),
-        409,
-        "no move to review",
-    );
-    refused(
-        server.post(&game("review"), &json!({"depth": 0})),
-        422,
-        "review depth 0",
-    );
-    refused(
-        server.post(&game("takeback"), &json!({})),
-        409,
-        "no move to take back",
-    );
-    refused(
-        server.post(&game("draw"), &json!({"action": "claim"})),
-        409,
-        "no draw to claim",
-    );
-    refused(
-        server.post(&game("draw"), &json!({"action": "maybe"})),
-        422,
-        "expected offer or claim",
-    );
-    refused(
-        server.post(&game("resign"), &json!({"side": "green"})),
-        422,
-        "expected red or blue",
-    );
-    refused(
-        server.post(
-            &game("options"),
-            &json!({"levels": {"blue": {"skill": 21}}}),
-        ),
-        422,
-        "Skill Level 21",
-    );
-    refused(
-        server.post(
-            &game("options"),
-            &json!({"clocks": {"red": {"base_ms": 10, "inc_ms": 0}}}),
-        ),
-        422,
-        "clock base 10 ms",
-    );
-    refused(
-        server.post(&game("line"), &json!({"moves": ["g3g4", "g4g9"]})),
-        422,
-        "move 2 of the line",
-    );
-    refused(
-        server.post(&game("analysis"), &json!({"on": true, "engine": "nobody"})),
-        422,
-        "no engine 'nobody'",
-    );
     // Resigned once, the game is over: a second resignation is refused.
     let (status, state) = server.post(&game("resign"), &json!({}));
     assert_eq!(status, 200, "{state}");
@@ -325,4 +299,172 @@ fn the_new_calls_refuse_what_they_cannot_do() {
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["result"], "1/2-1/2");
     assert!(state["pgn"].as_str().unwrap().contains("draw claimed"));
+}
+
+/// Red (elephant b2, lion a1) to move wins; Blue's rat to move loses.
+const TABLE_WIN: &str = "6r/7/7/7/7/7/7/1E5/L6 w 0 1";
+const TABLE_LOSS: &str = "7/7/2r4/7/7/7/7/E6/6L b 0 1";
+
+/// The verdict of the side that moved into a position whose side to move
+/// has `after` (`doushou tb probe`'s words): a loss there is a win one ply
+/// longer here, and the reverse.
+fn negated(after: &str) -> String {
+    match after.split_once(' ') {
+        Some(("loss", n)) => format!("win {}", n.parse::<u32>().unwrap() + 1),
+        Some(("win", n)) => format!("loss {}", n.parse::<u32>().unwrap() + 1),
+        _ => after.to_string(),
+    }
+}
+
+/// Larger is better for the side a verdict is for: fast wins, then draws,
+/// then slow losses.
+fn goodness(verdict: &Value) -> i64 {
+    let plies = verdict["plies"].as_i64().unwrap_or(0);
+    match verdict["result"].as_str() {
+        Some("win") => 1000 - plies,
+        Some("draw") => 0,
+        Some("loss") => -1000 + plies,
+        other => panic!("no result in {verdict} ({other:?})"),
+    }
+}
+
+/// Issue 18: the state carries the tables' verdict on the position shown, as
+/// `doushou tb probe` gives it, and every legal move ranked by the verdict it
+/// leads to; a position outside the tables has none.
+#[test]
+fn the_tablebase_judges_the_position_shown_and_ranks_its_moves() {
+    let dir = common::gui::tablebases();
+    let server = GuiServer::start(&["--tablebases", dir.to_str().unwrap()]);
+    let id = server.new_game();
+    let game = |action: &str| format!("/api/game/{id}/{action}");
+    let start = server.get(&format!("/api/game/{id}"));
+    assert!(start["tablebase"].is_null(), "{}", start["tablebase"]);
+    let (status, _) = server.post(&game("options"), &json!({"players": {"blue": "human"}}));
+    assert_eq!(status, 200);
+
+    for fen in [TABLE_WIN, TABLE_LOSS] {
+        let (status, state) = server.post(&game("position"), &json!({ "fen": fen }));
+        assert_eq!(status, 200, "{state}");
+        let tb = &state["tablebase"];
+        assert_eq!(tb["verdict"]["text"], tb_probe(dir, &[fen])[0], "{fen}");
+        let moves = tb["moves"].as_array().expect("ranked moves");
+
+        // Every legal move, once.
+        let mut ranked: Vec<String> = moves
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect();
+        ranked.sort();
+        let mut legal: Vec<String> = state["legal"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .flat_map(|(from, tos)| {
+                tos.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(move |to| format!("{from}{}", to.as_str().unwrap()))
+            })
+            .collect();
+        legal.sort();
+        assert_eq!(ranked, legal, "{fen}");
+
+        // Each move's verdict is the probe of the position after it, seen
+        // from the side that moved.
+        let children: Vec<String> = moves
+            .iter()
+            .map(|m| {
+                let mut pos: Position = fen.parse().unwrap();
+                pos.make(m["move"].as_str().unwrap().parse().unwrap());
+                pos.fen()
+            })
+            .collect();
+        for (m, after) in moves.iter().zip(tb_probe(dir, &children)) {
+            assert_eq!(m["verdict"]["text"], negated(&after), "{fen} {m}");
+        }
+
+        // Best first, and the best is the position's verdict.
+        let order: Vec<i64> = moves.iter().map(|m| goodness(&m["verdict"])).collect();
+        assert!(order.windows(2).all(|w| w[0] >= w[1]), "{fen}: {order:?}");
+        assert_eq!(moves[0]["verdict"], tb["verdict"], "{fen}");
+        assert!(
+            moves.len() > 1 && order[0] != order[moves.len() - 1],
+            "{fen}: one verdict only"
+        );
+    }
+
+    // Under rules the tables were not made for, they say nothing.
+    let (status, state) = server.post(&game("options"), &json!({"rules": {"DogOverWolf": true}}));
+    assert_eq!(status, 200, "{state}");
+    assert!(state["tablebase"].is_null(), "{}", state["tablebase"]);
+}
+
+/// With `--tablebases` the default engine searches with the tables: it is
+/// sent `TablebasePath`, and in a lost position plays the longest loss.
+#[test]
+fn the_default_engine_gets_the_tables_too() {
+    let dir = common::gui::tablebases();
+    let server = GuiServer::start(&["--tablebases", dir.to_str().unwrap()]);
+    let id = server.new_game();
+    let (status, before) = server.post(
+        &format!("/api/game/{id}/position"),
+        &json!({ "fen": TABLE_LOSS }),
+    );
+    assert_eq!(status, 200, "{before}");
+    let state = wait_for("Blue's move", ENGINE_WAIT, || {
+        let s = server.get(&format!("/api/game/{id}"));
+        (s["moves"].as_array().unwrap().len() == 1).then_some(s)
+    });
+    assert_eq!(
+        state["engine_options"]["doushou"]["TablebasePath"],
+        dir.to_str().unwrap()
+    );
+    let played = &state["moves"][0];
+    let ranked = before["tablebase"]["moves"].as_array().unwrap();
+    let verdict = &ranked.iter().find(|m| m["move"] == *played).unwrap()["verdict"];
+    assert_eq!(
+        *verdict, before["tablebase"]["verdict"],
+        "{played}: {ranked:?}"
+    );
+}
+
+/// Tables made under other rules are refused at the start, as the engine
+/// refuses them; and a reader gone before the address line ends `gui`
+/// quietly, as every tool ends.
+#[test]
+fn gui_refuses_other_rules_tables_and_ends_quietly_on_a_closed_pipe() {
+    let dir = common::gui::tablebases();
+    let out = Command::new(common::BIN)
+        .args([
+            "gui",
+            "--port",
+            "0",
+            "--set",
+            "DogOverWolf=true",
+            "--tablebases",
+        ])
+        .arg(dir)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("refused") && err.contains("DogOverWolf"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(common::BIN)
+        .args(["gui", "--port", "0"])
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(out.status.code(), Some(141), "{err}");
 }

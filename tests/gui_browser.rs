@@ -5,7 +5,7 @@
 mod common;
 
 use common::TIMEOUT;
-use common::gui::{Browser, GuiServer, wait_for};
+use common::gui::{Browser, GuiServer, tb_probe, wait_for};
 
 /// The engine's moves must come in a few seconds; this is only the give-up point.
 const ENGINE_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
@@ -32,30 +32,18 @@ fn pieces(browser: &Browser) -> Vec<(String, String)> {
 
 #[test]
 fn a_game_is_played_set_up_and_analysed_in_a_browser() {
-    let Some(browser) = Browser::start() else {
+    let Some(page) = Page::start(&[]) else {
         return;
     };
-    let server = GuiServer::start(&[]);
-    browser.goto(&server.url);
-
-    wait_for("the board", TIMEOUT, || {
-        (count(&browser, ".square[data-square]") == 63).then_some(())
-    });
-    assert_eq!(count(&browser, "[data-piece]"), 16);
-    assert_eq!(count(&browser, "[data-piece=\"E\"]"), 1);
-    assert_eq!(count(&browser, "[data-piece=\"e\"]"), 1);
-    let id = wait_for("the game id", TIMEOUT, || {
-        browser
-            .script("return sessionStorage.getItem('doushou-game');")
-            .as_str()
-            .map(str::to_string)
-    });
-    let state = || server.get(&format!("/api/game/{id}"));
+    let (browser, state, _) = page.parts();
+    assert_eq!(count(browser, "[data-piece]"), 16);
+    assert_eq!(count(browser, "[data-piece=\"E\"]"), 1);
+    assert_eq!(count(browser, "[data-piece=\"e\"]"), 1);
 
     // Click the rat on g3, then the square g4; the engine (Blue) answers.
     browser.click(".piece[data-square=\"g3\"]");
     wait_for("g3's legal targets", TIMEOUT, || {
-        (count(&browser, ".target[data-target=\"g4\"]") == 1).then_some(())
+        (count(browser, ".target[data-target=\"g4\"]") == 1).then_some(())
     });
     browser.click(".square[data-square=\"g4\"]");
     let reply = wait_for("the engine's reply on the board", ENGINE_WAIT, || {
@@ -67,7 +55,7 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
     });
     assert_eq!(reply[0], "g3g4");
     let blue_move = &reply[1];
-    let on_board = pieces(&browser);
+    let on_board = pieces(browser);
     assert!(
         on_board.contains(&("g4".into(), "R".into())),
         "{on_board:?}"
@@ -87,7 +75,7 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
     ));
     browser.click("#fen-set");
     wait_for("the position's pieces", TIMEOUT, || {
-        (pieces(&browser).len() == 5).then_some(())
+        (pieces(browser).len() == 5).then_some(())
     });
     let expected: Vec<(String, String)> = [
         ("a1", "T"),
@@ -99,7 +87,7 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
     .iter()
     .map(|(s, p)| (s.to_string(), p.to_string()))
     .collect();
-    assert_eq!(pieces(&browser), expected);
+    assert_eq!(pieces(browser), expected);
     assert_eq!(state()["fen"], fen);
 
     // A rule switch: the engine process acknowledges it.
@@ -121,7 +109,7 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
     // Analysis: lines appear with an arrow for the best move, then it stops.
     browser.click("#analysis-toggle");
     wait_for("an analysis line", ENGINE_WAIT, || {
-        (count(&browser, "#analysis-lines li.line") >= 1 && count(&browser, ".arrow") == 1)
+        (count(browser, "#analysis-lines li.line") >= 1 && count(browser, ".arrow") == 1)
             .then_some(())
     });
     let line =
@@ -179,6 +167,18 @@ impl Page {
         self.server.get(&format!("/api/game/{}", self.id))
     }
 
+    /// The browser, and the game's state and API calls as functions, for
+    /// tests that use them all the time.
+    fn parts(
+        &self,
+    ) -> (
+        &Browser,
+        impl Fn() -> serde_json::Value + '_,
+        impl Fn(&str, serde_json::Value) -> (u16, serde_json::Value) + '_,
+    ) {
+        (&self.browser, || self.state(), |a, b| self.post(a, b))
+    }
+
     /// A call of the game's API: its status and answer.
     fn post(&self, action: &str, body: serde_json::Value) -> (u16, serde_json::Value) {
         self.server
@@ -216,11 +216,10 @@ fn text_of(browser: &Browser, css: &str) -> String {
 /// and at a phone's width running analysis never widens the page.
 #[test]
 fn the_board_fits_every_screen() {
-    let Some(browser) = Browser::start() else {
+    let Some(page) = Page::start(&[]) else {
         return;
     };
-    let server = GuiServer::start(&[]);
-    let id = open(&browser, &server);
+    let (browser, server, id) = (&page.browser, &page.server, &page.id);
     for (w, h) in [(1366, 768), (1280, 900), (1920, 1080)] {
         browser.set_window(w, h);
         let fits = browser.script(
@@ -242,7 +241,7 @@ fn the_board_fits_every_screen() {
     );
     assert_eq!(status, 200);
     wait_for("analysis lines", ENGINE_WAIT, || {
-        (count(&browser, "#analysis-lines li.line") >= 2).then_some(())
+        (count(browser, "#analysis-lines li.line") >= 2).then_some(())
     });
     std::thread::sleep(std::time::Duration::from_millis(500));
     let wide = browser.script(
@@ -261,12 +260,11 @@ fn the_board_fits_every_screen() {
 /// and keeps.
 #[test]
 fn the_page_keeps_what_was_typed_and_says_things_right() {
-    let Some(browser) = Browser::start() else {
+    let Some(page) = Page::start(&[]) else {
         return;
     };
-    let server = GuiServer::start(&[]);
-    let id = open(&browser, &server);
-    let state = || server.get(&format!("/api/game/{id}"));
+    let (browser, server, id) = (&page.browser, &page.server, &page.id);
+    let state = || page.state();
 
     // 3: a new kind of limit starts from its own default.
     browser.select("#limit-kind", "depth");
@@ -286,22 +284,18 @@ fn the_page_keeps_what_was_typed_and_says_things_right() {
     // 6 and 7: a bad FEN keeps what was typed; the error does not move the
     // board, and goes with the next thing that works.
     let board_top = "return document.getElementById('board-svg').getBoundingClientRect().top;";
-    let top = number(&browser, board_top);
+    let top = number(browser, board_top);
     browser.type_into("#fen-input", "l5t/7/7/7/3r3/7/7/7/T5 w 0 1");
     browser.click("#fen-set");
-    wait_for("the FEN's error", TIMEOUT, || page_error(&browser));
+    wait_for("the FEN's error", TIMEOUT, || page_error(browser));
     assert_eq!(
         browser.script("return document.getElementById('fen-input').value;"),
         "l5t/7/7/7/3r3/7/7/7/T5 w 0 1"
     );
-    assert_eq!(
-        number(&browser, board_top),
-        top,
-        "the error moved the board"
-    );
+    assert_eq!(number(browser, board_top), top, "the error moved the board");
     browser.click("#new-game");
     wait_for("the error to go", TIMEOUT, || {
-        page_error(&browser).is_none().then_some(())
+        page_error(browser).is_none().then_some(())
     });
 
     // 8: games are counted from 1, as typed.
@@ -312,7 +306,7 @@ fn the_page_keeps_what_was_typed_and_says_things_right() {
     browser.type_into("#pgn-input", &four);
     browser.type_into("#pgn-index", "9");
     browser.click("#pgn-load");
-    let error = wait_for("the record's error", TIMEOUT, || page_error(&browser));
+    let error = wait_for("the record's error", TIMEOUT, || page_error(browser));
     assert!(
         error.contains("game 9") && !error.contains("game 8"),
         "{error}"
@@ -333,12 +327,12 @@ fn the_page_keeps_what_was_typed_and_says_things_right() {
         &serde_json::json!({"ply": 9}),
     );
     let status = wait_for("the status at ply 9", TIMEOUT, || {
-        let s = text_of(&browser, "#status");
+        let s = text_of(browser, "#status");
         s.contains("after").then_some(s)
     });
     assert!(status.contains("5. c3d3"), "{status}");
     assert!(!status.contains("move 9"), "{status}");
-    let current = text_of(&browser, "#moves .mv.current");
+    let current = text_of(browser, "#moves .mv.current");
     assert!(
         current.contains("c3") && current.contains("d3"),
         "{current}"
@@ -346,17 +340,17 @@ fn the_page_keeps_what_was_typed_and_says_things_right() {
 
     // 11: rules are explained; "custom" is no error.
     browser.click("#rules-card summary");
-    let label = text_of(&browser, "label[for='rule-TrappedAttackerPowerless']");
+    let label = text_of(browser, "label[for='rule-TrappedAttackerPowerless']");
     assert_ne!(label, "TrappedAttackerPowerless");
     assert!(!label.is_empty());
     browser.select("[data-rule='UCI_Variant']", "custom");
     std::thread::sleep(std::time::Duration::from_millis(500));
-    assert_eq!(page_error(&browser), None, "custom gave an error");
+    assert_eq!(page_error(browser), None, "custom gave an error");
 
     // 14: the header names the rules in force.
     browser.select("[data-rule='UCI_Variant']", "xoudouqi");
     wait_for("the xoudouqi header", TIMEOUT, || {
-        let title = text_of(&browser, "#variant-title");
+        let title = text_of(browser, "#variant-title");
         (title.contains("Xou Dou Qi") && !title.contains("Jungle")).then_some(())
     });
 
@@ -388,7 +382,7 @@ fn games_end_are_recorded_and_can_be_taken_back() {
     let Some(page) = Page::start(&[]) else {
         return;
     };
-    let (browser, state, post) = (&page.browser, || page.state(), |a: &str, b| page.post(a, b));
+    let (browser, state, post) = page.parts();
 
     // 9: a den entry ends the game; the banner is beside the board and goes.
     post(
@@ -560,7 +554,7 @@ fn a_game_is_reviewed_and_analysed() {
     let Some(page) = Page::start(&["--engine", &first, "--engine", &second]) else {
         return;
     };
-    let (browser, state, post) = (&page.browser, || page.state(), |a: &str, b| page.post(a, b));
+    let (browser, state, post) = page.parts();
     let server = &page.server;
     post("options", serde_json::json!({"players": {"blue": "human"}}));
 
@@ -671,6 +665,91 @@ fn a_game_is_reviewed_and_analysed() {
     );
 }
 
+/// Red (elephant b2, lion a1) to move wins in the tables of
+/// `common::gui::tablebases`.
+const TABLE_WIN: &str = "6r/7/7/7/7/7/7/1E5/L6 w 0 1";
+
+/// Whether the element with this id is hidden.
+fn hidden(browser: &Browser, id: &str) -> bool {
+    browser.script(&format!("return document.getElementById('{id}').hidden;")) == true
+}
+
+/// The tablebase panel's ranked moves as (move, verdict).
+fn ranked_moves(browser: &Browser) -> Vec<(String, String)> {
+    let rows = browser.script(
+        "return [...document.querySelectorAll('#tablebase-moves li')]\
+         .map(li => [li.dataset.move, li.dataset.verdict]);",
+    );
+    serde_json::from_value(rows).expect("pairs of strings")
+}
+
+/// Issue 18: with `--tablebases` the page shows the tables' verdict on a
+/// position they hold and its moves ranked (a click plays one), and hides the
+/// panel for a position they do not hold.
+#[test]
+fn the_tablebase_panel_shows_the_verdict_and_the_ranked_moves() {
+    let dir = common::gui::tablebases();
+    let Some(page) = Page::start(&["--tablebases", dir.to_str().unwrap()]) else {
+        return;
+    };
+    let browser = &page.browser;
+    assert!(
+        hidden(browser, "tablebase"),
+        "the start position is in no table"
+    );
+    page.post("options", serde_json::json!({"players": {"blue": "human"}}));
+    page.post("position", serde_json::json!({ "fen": TABLE_WIN }));
+    wait_for("the tablebase panel", TIMEOUT, || {
+        (!hidden(browser, "tablebase")).then_some(())
+    });
+    let verdict = tb_probe(dir, &[TABLE_WIN]).remove(0);
+    let badge =
+        browser.script("return document.getElementById('tablebase-verdict').dataset.verdict;");
+    assert_eq!(badge, verdict.as_str());
+    let words = text_of(browser, "#tablebase-verdict");
+    let plies = verdict.trim_start_matches("win ");
+    assert_eq!(words, format!("Red wins in {plies} plies"));
+    let state = page.state();
+    let expected: Vec<(String, String)> = state["tablebase"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let text = |v: &serde_json::Value| v.as_str().unwrap().to_string();
+            (text(&m["move"]), text(&m["verdict"]["text"]))
+        })
+        .collect();
+    assert!(expected.len() > 1, "{state}");
+    assert_eq!(ranked_moves(browser), expected);
+    assert_eq!(expected[0].1, verdict, "the best move keeps the verdict");
+
+    // A click on the best move plays it; the panel follows the new position.
+    browser.click("#tablebase-moves li:first-child");
+    wait_for("the ranked move played", TIMEOUT, || {
+        (page.state()["moves"] == serde_json::json!([expected[0].0])).then_some(())
+    });
+    let after = tb_probe(dir, &[page.state()["fen"].as_str().unwrap()]).remove(0);
+    wait_for("Blue's verdict", TIMEOUT, || {
+        (text_of(browser, "#tablebase-verdict").starts_with("Blue loses in")
+            && browser
+                .script("return document.getElementById('tablebase-verdict').dataset.verdict;")
+                == after.as_str())
+        .then_some(())
+    });
+
+    // The record's tags under the moves are words, not raw tags, and a
+    // placeholder Round is left out.
+    let tags = text_of(browser, "#game-tags");
+    assert!(tags.contains("Red") && tags.contains("human"), "{tags}");
+    assert!(!tags.contains('[') && !tags.contains("Round"), "{tags}");
+
+    // Outside the tables the panel goes.
+    page.post("position", serde_json::json!({"fen": "startpos"}));
+    wait_for("the panel to hide", TIMEOUT, || {
+        hidden(browser, "tablebase").then_some(())
+    });
+}
+
 /// The pictures in docs/ (run by hand: `cargo test --test gui_browser --
 /// --ignored screenshots`): a reviewed game, shown in its middle with its
 /// graph and the analysis running, at three screen sizes.
@@ -680,7 +759,7 @@ fn screenshots() {
     let Some(page) = Page::start(&[]) else {
         return;
     };
-    let (browser, state, post) = (&page.browser, || page.state(), |a: &str, b| page.post(a, b));
+    let (browser, state, post) = page.parts();
     // Eighteen plies of doushou against itself, quickly.
     post(
         "options",
@@ -712,4 +791,28 @@ fn screenshots() {
         std::thread::sleep(std::time::Duration::from_secs(3));
         browser.screenshot(&docs.join(format!("gui-{w}x{h}.png")));
     }
+}
+
+/// The picture of the tablebase panel in docs/ (run by hand with the one
+/// above): a position the tables hold, the panel in view at 1366x768.
+#[test]
+#[ignore]
+fn screenshots_of_the_tablebase() {
+    let dir = common::gui::tablebases();
+    let Some(page) = Page::start(&["--tablebases", dir.to_str().unwrap()]) else {
+        return;
+    };
+    let browser = &page.browser;
+    page.post("options", serde_json::json!({"players": {"blue": "human"}}));
+    page.post("position", serde_json::json!({ "fen": TABLE_WIN }));
+    browser.set_window(1366, 768);
+    wait_for("the tablebase panel", TIMEOUT, || {
+        (!hidden(browser, "tablebase")).then_some(())
+    });
+    browser.script(
+        "document.getElementById('tablebase').scrollIntoView({block: 'center'}); return true;",
+    );
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    browser.screenshot(&docs.join("gui-tablebase.png"));
 }

@@ -3,7 +3,8 @@
 //! read back by a small reader written here from `docs/nnue.md` (header, size,
 //! FNV-1a checksum) and its integer forward pass agrees with the float network
 //! of the checkpoint, a resumed run ends where an uninterrupted one does, and
-//! bad input fails cleanly.
+//! bad input fails cleanly with the exit code README gives (2 for the command
+//! line, 1 for the data).
 
 mod common;
 
@@ -355,6 +356,11 @@ fn a_resumed_run_ends_where_an_uninterrupted_one_does() {
         &["--epochs", "3", "--resume", &checkpoint, "--seed", "9"],
     );
     run.assert_failed_cleanly("resume with another seed");
+    assert_eq!(
+        run.code,
+        Some(2),
+        "a flag that cannot work is a usage error"
+    );
     assert!(run.stderr.contains("--seed 9"), "{}", run.stderr);
 }
 
@@ -370,6 +376,7 @@ fn bad_input_fails_with_a_clear_message() {
     std::fs::write(&bad, lines.join("\n")).unwrap();
     let run = run_tool(&["train", "--data", &bad, "--out", &file("x.nnue")]);
     run.assert_failed_cleanly("a bad line");
+    assert_eq!(run.code, Some(1), "bad data is an input error");
     assert!(
         run.stderr.contains(&format!("{bad}:5:")) && run.stderr.contains("score 'lots'"),
         "{}",
@@ -379,6 +386,7 @@ fn bad_input_fails_with_a_clear_message() {
     let missing = file("missing.txt");
     let run = run_tool(&["train", "--data", &missing, "--out", &file("x.nnue")]);
     run.assert_failed_cleanly("a missing file");
+    assert_eq!(run.code, Some(2), "a named file that cannot be opened");
     assert!(run.stderr.contains(&missing), "{}", run.stderr);
 
     // Refused before the data is read: the data file here does not even exist.
@@ -391,19 +399,17 @@ fn bad_input_fails_with_a_clear_message() {
     ] {
         let run = run_tool(&["train", "--data", &missing, "--out", &out]);
         run.assert_failed_cleanly("an unwritable output");
+        assert_eq!(run.code, Some(2), "a named file that cannot be created");
         assert!(run.stderr.contains(&out), "{}", run.stderr);
         assert!(!run.stderr.contains(&missing), "{}", run.stderr);
     }
 
-    let run = run_tool(&[
-        "train",
-        "--data",
-        data(),
-        "--out",
-        &file("x.nnue"),
-        "--lambda",
-        "2",
-    ]);
-    run.assert_failed_cleanly("lambda out of range");
-    assert!(run.stderr.contains("--lambda"), "{}", run.stderr);
+    // A value out of range, and a rule switch (train takes none: each file's
+    // `# rules:` lines say the rules of its positions), are usage errors.
+    for (flag, value) in [("--lambda", "2"), ("--variant", "xoudouqi")] {
+        let run = train(&file("x.nnue"), &[flag, value]);
+        run.assert_failed_cleanly(flag);
+        assert_eq!(run.code, Some(2), "{flag} {value}");
+        assert!(run.stderr.contains(flag), "{}", run.stderr);
+    }
 }

@@ -3,7 +3,7 @@
 
 use crate::engine::Engine;
 use crate::engine::eval::EvalKind;
-use crate::engine::nnue;
+use crate::engine::nnue::{self, LoadError};
 use crate::rules::Rules;
 use crate::util::options::OptionError;
 use clap::Args;
@@ -46,6 +46,24 @@ impl RulesArgs {
     }
 }
 
+/// Why `--eval`/`--eval-file` cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalArgsError {
+    /// The net file does not load (missing, unreadable, or not a net this
+    /// build can use): found before any engine starts.
+    #[error("--eval-file {}: {error}", .path.display())]
+    NetFile {
+        /// The file named.
+        path: PathBuf,
+        /// Why it does not load.
+        #[source]
+        error: LoadError,
+    },
+    /// The engine refused the setting.
+    #[error(transparent)]
+    Option(#[from] OptionError),
+}
+
 /// The evaluation as every tool that searches takes it.
 #[derive(Args, Debug, Clone, Default)]
 pub struct EvalArgs {
@@ -61,10 +79,13 @@ impl EvalArgs {
     /// The engine options these arguments set, as `(name, value)`, after
     /// checking that the net file loads (so that a tool fails before it starts,
     /// not in each of its engines).
-    pub fn settings(&self) -> Result<Vec<(String, String)>, String> {
+    pub fn settings(&self) -> Result<Vec<(String, String)>, EvalArgsError> {
         let mut out = Vec::new();
         if let Some(path) = &self.eval_file {
-            nnue::load(path).map_err(|e| format!("--eval-file {}: {e}", path.display()))?;
+            nnue::load(path).map_err(|error| EvalArgsError::NetFile {
+                path: path.clone(),
+                error,
+            })?;
             out.push(("EvalFile".to_string(), path.display().to_string()));
         }
         if let Some(kind) = &self.eval {
@@ -74,9 +95,32 @@ impl EvalArgs {
     }
 
     /// Sets these options on `engine`.
-    pub fn apply(&self, engine: &mut Engine) -> Result<(), String> {
-        engine
-            .set_options(&self.settings()?)
-            .map_err(|e| e.to_string())
+    pub fn apply(&self, engine: &mut Engine) -> Result<(), EvalArgsError> {
+        Ok(engine.set_options(&self.settings()?)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_net_file_that_does_not_load_is_named_and_keeps_its_cause() {
+        let args = EvalArgs {
+            eval: None,
+            eval_file: Some(PathBuf::from("/nonexistent/doushou.nnue")),
+        };
+        let error = args.settings().unwrap_err();
+        assert!(
+            matches!(&error, EvalArgsError::NetFile { path, .. } if path == args.eval_file.as_ref().unwrap()),
+            "{error:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("--eval-file /nonexistent/doushou.nnue: "),
+            "{error}"
+        );
+        assert!(std::error::Error::source(&error).is_some_and(|e| e.is::<LoadError>()));
     }
 }

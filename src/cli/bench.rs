@@ -32,7 +32,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     engine.set_rules(args.rules.rules()?);
     engine.set_option("Threads", Some(&args.threads.to_string()))?;
     engine.set_option("Hash", Some(&args.hash.to_string()))?;
-    args.eval.apply(&mut engine).map_err(Failure::Usage)?;
+    args.eval.apply(&mut engine)?;
     let control = SearchControl::default();
     let mut write_error = None;
     let ran = crate::engine::bench::run(
@@ -51,7 +51,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     );
     match (write_error, ran) {
         (Some(e), _) => Err(e),
-        (None, Err(why)) => Err(Failure::Input(why)),
+        (None, Err(why)) => Err(Failure::Input(why.to_string())),
         (None, Ok(_)) => Ok(()),
     }
 }

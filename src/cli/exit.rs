@@ -26,6 +26,20 @@ impl From<crate::util::options::OptionError> for Failure {
     }
 }
 
+impl From<crate::cli::args::EvalArgsError> for Failure {
+    /// `--eval`/`--eval-file` named an evaluation that cannot be used.
+    fn from(e: crate::cli::args::EvalArgsError) -> Failure {
+        Failure::Usage(e.to_string())
+    }
+}
+
+impl From<crate::tuning::data::TuneError> for Failure {
+    /// A data or weight file that could not be read or written.
+    fn from(e: crate::tuning::data::TuneError) -> Failure {
+        Failure::Input(e.to_string())
+    }
+}
+
 impl From<String> for Failure {
     fn from(why: String) -> Failure {
         Failure::Input(why)

@@ -3,8 +3,11 @@
 use crate::cli::args::RulesArgs;
 use crate::cli::exit::Failure;
 use crate::client::{EngineSpec, dedupe_names};
-use crate::gui::{self, GuiConfig};
+use crate::gui::{self, GuiConfig, GuiError};
+use crate::tb::TableSet;
 use clap::Args;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Arguments of `doushou gui`.
 #[derive(Args, Debug)]
@@ -25,30 +28,44 @@ pub struct GuiArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// A directory of endgame tables (`doushou tb generate`): the page shows
+    /// their verdict on the position shown and ranks its moves, and the
+    /// default engine (this binary) searches with them (`TablebasePath`).
+    /// Tables made under rules other than `--variant`/`--set` are refused.
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<PathBuf>,
     /// The rules of new games (`--variant`, `--set`); the page can change them.
     #[command(flatten)]
     pub rules: RulesArgs,
 }
 
 /// The engines of `--engine NAME=CMD` words, or this binary when none is given.
-fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
+/// A word that is not `NAME=CMD` is a usage error; not finding this binary
+/// is not the command line's fault. `--tablebases` is given to this
+/// binary's engine as `TablebasePath`.
+fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, Failure> {
     let mut specs = Vec::new();
     for word in &args.engines {
         let (name, command) = word
             .split_once('=')
-            .ok_or_else(|| format!("--engine {word}: expected NAME=CMD"))?;
+            .ok_or_else(|| Failure::Usage(format!("--engine {word}: expected NAME=CMD")))?;
         let spec = EngineSpec::parse(&[], &[format!("name={name}"), format!("cmd={command}")])
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Failure::Usage(e.to_string()))?;
         specs.push(spec);
     }
     if specs.is_empty() {
-        let exe = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+        let exe = std::env::current_exe()
+            .map_err(|e| Failure::Input(format!("cannot find this binary: {e}")))?;
         specs.push(EngineSpec {
             name: "doushou".into(),
             program: exe.to_string_lossy().into_owned(),
             args: Vec::new(),
             dir: None,
-            options: Vec::new(),
+            options: args
+                .tablebases
+                .iter()
+                .map(|dir| ("TablebasePath".into(), dir.to_string_lossy().into_owned()))
+                .collect(),
             limits: Default::default(),
         });
     }
@@ -58,12 +75,34 @@ fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, String> {
 
 /// Runs `doushou gui` until the process is ended.
 pub fn run(args: &GuiArgs) -> Result<(), Failure> {
+    let rules = args.rules.rules()?;
+    // Loaded (and checked against the rules) before serving: a wrong
+    // directory is said at once, as `doushou tb probe` says it.
+    let tables = match &args.tablebases {
+        Some(dir) => {
+            let set = TableSet::load(dir, rules)
+                .map_err(|e| Failure::Usage(format!("--tablebases: {e}")))?;
+            if set.is_empty() {
+                return Err(Failure::Usage(format!(
+                    "--tablebases {}: no table files (*.dstb)",
+                    dir.display()
+                )));
+            }
+            Some(Arc::new(set))
+        }
+        None => None,
+    };
     let config = GuiConfig {
         host: args.host.clone(),
         port: args.port,
-        engines: engines(args).map_err(Failure::Usage)?,
-        rules: args.rules.rules()?,
+        engines: engines(args)?,
+        rules,
+        tables,
         open: args.open,
     };
-    gui::serve(config).map_err(|e| Failure::Input(e.to_string()))
+    gui::serve(config).map_err(|e| match e {
+        // A reader that went away before the address line ends it quietly.
+        GuiError::Stdout(e) => Failure::Output(e),
+        e => Failure::Input(e.to_string()),
+    })
 }

@@ -1,5 +1,5 @@
 //! The command line: with no subcommand the protocol loop, else one of the
-//! tools. Every tool ends the same way ([`Failure`]): exit code 2 for a bad
+//! tools. Every tool ends the same way ([`exit::Failure`]): exit code 2 for a bad
 //! command line, 1 for bad input or a failed write (one line on stderr), and
 //! quietly when the reader of its output has gone (`doushou bench | head -1`).
 
@@ -17,7 +17,6 @@ pub mod train;
 pub mod tune;
 
 use clap::{Parser, Subcommand};
-use exit::Failure;
 
 /// What `doushou` says when started with no arguments on a terminal, and in
 /// its `--help`: a person waiting for a prompt needs to know what to type.
@@ -82,7 +81,7 @@ pub fn run(command: Tool) -> i32 {
         },
         Tool::Selfplay(args) => selfplay::run(args),
         Tool::Tune(args) => tune::run(args),
-        Tool::Train(args) => train::run(args).map_err(Failure::from),
+        Tool::Train(args) => train::run(args).map_err(exit::Failure::from),
         Tool::Match(args) => matches::run(args),
         Tool::Gui(args) => gui::run(args),
     };

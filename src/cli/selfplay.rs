@@ -72,7 +72,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         hash_mb: args.hash,
         rules: args.rules.rules()?,
         shard: parse_shard(&args.shard).map_err(Failure::Usage)?,
-        engine_options: args.eval.settings().map_err(Failure::Usage)?,
+        engine_options: args.eval.settings()?,
     };
     // Refuse a bad configuration before creating (and emptying) the output.
     config.check().map_err(|e| Failure::Usage(e.to_string()))?;

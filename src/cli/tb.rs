@@ -16,7 +16,7 @@ use std::time::Instant;
 /// Arguments of `doushou tb`.
 #[derive(Args, Debug)]
 pub struct TbArgs {
-    /// What to do.
+    /// What to do: generate tables or probe them.
     #[command(subcommand)]
     pub action: TbAction,
 }
@@ -90,7 +90,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         }
     }
     for spec in &args.material {
-        let m: Material = spec.parse()?;
+        let m: Material = spec.parse().map_err(|e: tb::MaterialError| e.to_string())?;
         if !targets.contains(&m.canonical()) {
             targets.push(m.canonical());
         }

@@ -1,8 +1,15 @@
 //! `doushou train`'s flags: fits the NNUE to self-play data and writes the
 //! quantised net (`docs/nnue.md` gives the format and the recipe); the work is
 //! [`crate::tuning::train::command`].
+//!
+//! Exit code: 0 when the net was written; 2 for a flag that cannot work or a
+//! file named that cannot be opened or created; 1 for bad data, a checkpoint
+//! that cannot be resumed or a failed write.
 
+use crate::cli::exit::Failure;
+use crate::tuning::data::TuneError;
 use crate::tuning::train::command::{self, TrainOptions};
+use crate::tuning::train::error::TrainError;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -24,7 +31,7 @@ pub struct TrainArgs {
     /// Positions per minibatch (one Adam step).
     #[arg(long, default_value_t = 16384)]
     pub batch: usize,
-    /// Adam's step size.
+    /// Adam's step size: about how far a weight moves in one step at first.
     #[arg(long, default_value_t = 0.001)]
     pub lr: f64,
     /// Weight of the game result in the target; the rest goes to the search score.
@@ -49,7 +56,7 @@ pub struct TrainArgs {
 }
 
 /// Runs `doushou train`; progress goes to stderr.
-pub fn run(args: &TrainArgs) -> Result<(), String> {
+pub fn run(args: &TrainArgs) -> Result<(), TrainError> {
     let options = TrainOptions {
         data: args.data.clone(),
         out: args.out.clone(),
@@ -64,5 +71,18 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         checkpoint: args.checkpoint.clone(),
         validation: args.validation,
     };
-    command::run(&options).map_err(|e| e.to_string())
+    command::run(&options)
+}
+
+impl From<TrainError> for Failure {
+    fn from(e: TrainError) -> Failure {
+        match e {
+            TrainError::Flag { .. }
+            | TrainError::Hidden(_)
+            | TrainError::CheckpointDiffers { .. }
+            | TrainError::Unusable { .. }
+            | TrainError::Data(TuneError::Io { .. }) => Failure::Usage(e.to_string()),
+            _ => Failure::Input(e.to_string()),
+        }
+    }
 }

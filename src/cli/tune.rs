@@ -51,10 +51,10 @@ pub fn run(args: &TuneArgs) -> Result<(), Failure> {
     }
     texel::check_writable(&args.out).map_err(|e| Failure::Usage(e.to_string()))?;
     let start = match &args.start {
-        Some(path) => texel::parse_weights(path).map_err(|e| e.to_string())?,
+        Some(path) => texel::parse_weights(path)?,
         None => WEIGHTS,
     };
-    let data = texel::load(&args.data).map_err(|e| e.to_string())?;
+    let data = texel::load(&args.data)?;
     let held_out = match data.split {
         Split::HeldOut { block } => format!(
             "{} held out for validation, in blocks of {block}",
@@ -107,8 +107,7 @@ pub fn run(args: &TuneArgs) -> Result<(), Failure> {
         report.validation_error.0,
         report.validation_error.1
     ));
-    texel::write_weights(&args.out, &texel::render_weights(&report.weights, &header))
-        .map_err(|e| e.to_string())?;
+    texel::write_weights(&args.out, &texel::render_weights(&report.weights, &header))?;
     let in_use = args.out.ends_with("src/engine/weights.rs");
     eprintln!(
         "tune: K {:.6}, error {:.6} -> {:.6}, validation {:.6} -> {:.6}; wrote {} ({})",

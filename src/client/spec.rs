@@ -16,16 +16,9 @@ pub struct TimeControl {
 }
 
 /// Why an engine's description or a time control was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct SpecError(pub String);
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for SpecError {}
 
 /// Seconds as text (`10`, `0.5`) to milliseconds.
 fn seconds_to_ms(text: &str, what: &str) -> Result<u64, SpecError> {

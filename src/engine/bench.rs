@@ -4,7 +4,7 @@
 
 use crate::engine::search::Silent;
 use crate::engine::{GoLimits, SearchControl, Searcher};
-use crate::rules::{Game, Rules};
+use crate::rules::{Game, GameError, Rules};
 use std::time::{Duration, Instant};
 
 /// The bench positions, built into the binary so the bench runs anywhere.
@@ -19,6 +19,25 @@ pub fn positions() -> impl Iterator<Item = &'static str> {
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// Why a bench run gave no count.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BenchError {
+    /// A bench position is not valid under the rules asked for (a rule
+    /// switch can make one illegal).
+    #[error("bench position {number}: {error}")]
+    Position {
+        /// The position's number in the bench, from 1.
+        number: usize,
+        /// What is wrong with it.
+        #[source]
+        error: GameError,
+    },
+    /// A `stop` ended the run during this position (from 1): the count so
+    /// far is not a signature.
+    #[error("bench stopped at position {0}")]
+    Stopped(usize),
 }
 
 /// What a bench run measured.
@@ -49,14 +68,18 @@ pub fn run(
     depth: Option<i32>,
     control: &SearchControl,
     mut out: impl FnMut(&str),
-) -> Result<BenchReport, String> {
+) -> Result<BenchReport, BenchError> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).max(1);
     let mut nodes = 0;
     let mut searching = Duration::ZERO;
     for (i, fen) in positions().enumerate() {
         searcher.clear_hash();
-        let game = Game::from_fen_and_moves::<&str>(rules, fen, &[])
-            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        let game = Game::from_fen_and_moves::<&str>(rules, fen, &[]).map_err(|error| {
+            BenchError::Position {
+                number: i + 1,
+                error,
+            }
+        })?;
         let limits = GoLimits {
             depth: Some(depth as u32),
             ..GoLimits::default()
@@ -65,7 +88,7 @@ pub fn run(
         let result = searcher.search(&game, &limits, control, &Silent);
         searching += start.elapsed();
         if control.stop_requested() {
-            return Err(format!("bench stopped at position {}", i + 1));
+            return Err(BenchError::Stopped(i + 1));
         }
         nodes += result.nodes;
         out(&format!(
@@ -83,4 +106,28 @@ pub fn run(
     };
     out(&format!("{} nodes {} nps", report.nodes, report.nps()));
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_bench_says_where_it_stopped() {
+        let engine = crate::engine::Engine::new();
+        let control = SearchControl::default();
+        control.stop();
+        let ran = run(
+            engine.searcher(),
+            Rules::default(),
+            Some(2),
+            &control,
+            |_| {},
+        );
+        assert_eq!(ran, Err(BenchError::Stopped(1)));
+        assert_eq!(
+            BenchError::Stopped(1).to_string(),
+            "bench stopped at position 1"
+        );
+    }
 }

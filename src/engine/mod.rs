@@ -191,6 +191,22 @@ macro_rules! spin_option {
     };
 }
 
+/// A `string` option naming a file that `$load` reads at once into a field of
+/// [`EngineOptions`] (so a bad file is refused when set, not at the next
+/// search); `$default` is the value `uci` shows, one that means "none".
+macro_rules! string_option {
+    ($name:literal, $field:ident, $load:path, $default:expr) => {
+        EngineOption {
+            name: $name,
+            kind: |_| OptionKind::String { default: $default },
+            apply: |o, _, _, value| {
+                o.$field = $load(value)?;
+                Ok(())
+            },
+        }
+    };
+}
+
 const ENGINE_OPTIONS: [EngineOption; 23] = [
     spin_option!("Threads", threads as usize, 1, 256),
     spin_option!("Hash", hash_mb as usize, 1, 65536),
@@ -222,16 +238,7 @@ const ENGINE_OPTIONS: [EngineOption; 23] = [
             Ok(())
         },
     },
-    EngineOption {
-        name: "EvalFile",
-        kind: |_| OptionKind::String {
-            default: EMBEDDED_NET[1],
-        },
-        apply: |o, _, _, value| {
-            o.net = load_net(value)?;
-            Ok(())
-        },
-    },
+    string_option!("EvalFile", net, load_net, EMBEDDED_NET[1]),
     check_option!("Search_IIR", features.iir),
     check_option!("Search_HistoryLMR", features.history_lmr),
     spin_option!(
@@ -247,16 +254,7 @@ const ENGINE_OPTIONS: [EngineOption; 23] = [
         skill::ELO_MIN as i64,
         skill::ELO_MAX as i64
     ),
-    EngineOption {
-        name: "TablebasePath",
-        kind: |_| OptionKind::String {
-            default: NO_TABLES[1],
-        },
-        apply: |o, _, _, value| {
-            o.tablebases = load_tables(value)?;
-            Ok(())
-        },
-    },
+    string_option!("TablebasePath", tablebases, load_tables, NO_TABLES[1]),
     spin_option!("TablebaseMaxPieces", tb_max_pieces as u32, 0, 8),
 ];
 
@@ -293,9 +291,10 @@ fn engine_option(name: &str) -> Option<&'static EngineOption> {
 pub type OnDone = Box<dyn FnOnce(SearchResult) + Send>;
 
 /// Why `go` could not start.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GoError {
     /// No valid position was set (none yet, or the last one was rejected).
+    #[error("no valid position")]
     NoPosition,
 }
 
@@ -600,7 +599,9 @@ impl Searcher {
 }
 
 /// Helper threads for `threads` search threads in all (none for one).
-fn helper_pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>, String> {
+fn helper_pool(
+    threads: usize,
+) -> Result<Option<Arc<rayon::ThreadPool>>, rayon::ThreadPoolBuildError> {
     if threads <= 1 {
         return Ok(None);
     }
@@ -609,7 +610,6 @@ fn helper_pool(threads: usize) -> Result<Option<Arc<rayon::ThreadPool>>, String>
         .thread_name(|i| format!("search helper {}", i + 1))
         .build()
         .map(|pool| Some(Arc::new(pool)))
-        .map_err(|e| format!("threads that can be started ({e})"))
 }
 
 /// The static evaluation of a position split into the terms people read, as
@@ -809,7 +809,8 @@ impl Engine {
             expected,
         };
         if o.threads != self.searcher.options.threads {
-            self.searcher.helpers = helper_pool(o.threads).map_err(refused)?;
+            self.searcher.helpers = helper_pool(o.threads)
+                .map_err(|e| refused(format!("threads that can be started ({e})")))?;
         }
         if o.hash_mb != self.searcher.options.hash_mb {
             // Drop the old table first so that both never live at once.
@@ -821,7 +822,7 @@ impl Engine {
                         TranspositionTable::new(self.searcher.options.hash_mb)
                             .expect("the old size fit"),
                     );
-                    return Err(refused(why));
+                    return Err(refused(why.to_string()));
                 }
             }
         }

@@ -101,6 +101,24 @@ fn age_of(data: u64) -> u8 {
     (data >> 58) as u8 & 63
 }
 
+/// Why a table of the size asked for cannot be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableSizeError {
+    /// More than the memory the system says is available (asked first,
+    /// because Linux grants almost any allocation and kills the process later).
+    #[error("at most the {available_mb} MB of memory available")]
+    MoreThanAvailable {
+        /// The memory available, in MB.
+        available_mb: u64,
+    },
+    /// The allocator refused the table.
+    #[error("a size that can be allocated ({megabytes} MB could not)")]
+    AllocationRefused {
+        /// The size asked for, in MB.
+        megabytes: usize,
+    },
+}
+
 /// The shared table. Sized once by `Hash`; cleared between games.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -112,21 +130,20 @@ impl TranspositionTable {
     /// A table of `megabytes` MB, or why it cannot be had: more than the memory
     /// the system has available, or an allocation refused. Asking first matters
     /// because Linux grants almost any allocation and kills the process later.
-    pub fn new(megabytes: usize) -> Result<TranspositionTable, String> {
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, TableSizeError> {
         let bytes = megabytes.max(1) << 20;
         if let Some(available) = available_memory()
             && bytes as u64 > available
         {
-            return Err(format!(
-                "at most the {} MB of memory available",
-                available >> 20
-            ));
+            return Err(TableSizeError::MoreThanAvailable {
+                available_mb: available >> 20,
+            });
         }
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
         buckets
             .try_reserve_exact(count)
-            .map_err(|_| format!("a size that can be allocated ({megabytes} MB could not)"))?;
+            .map_err(|_| TableSizeError::AllocationRefused { megabytes })?;
         buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
             buckets,
@@ -339,7 +356,15 @@ mod tests {
 
     #[test]
     fn an_impossible_size_is_refused() {
-        assert!(TranspositionTable::new(1 << 30).is_err());
+        // A petabyte: more than any machine has, or more than it can allocate.
+        let error = TranspositionTable::new(1 << 30).err().unwrap();
+        assert!(matches!(
+            error,
+            TableSizeError::MoreThanAvailable { .. }
+                | TableSizeError::AllocationRefused {
+                    megabytes: 1_073_741_824
+                }
+        ));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{status}: {message}")]
 pub struct ApiError {
-    /// The HTTP status.
+    /// The HTTP status: 400, 403, 404, 409, 413 or 422 (docs/gui.md).
     pub status: u16,
     /// What was wrong, for people.
     pub message: String,
@@ -160,17 +160,22 @@ pub struct TimeControl {
     pub inc_ms: u64,
 }
 
-/// The levels asked for, by side; a missing side is left as it is.
-#[derive(Deserialize, Debug, Default)]
+/// One thing for each side, named as the JSON names the sides:
+/// `{"red": ..., "blue": ...}`; a side missing in a request reads as
+/// `T::default()`.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
-pub struct LevelsRequest {
-    /// Red's engine's level.
+pub struct BySide<T> {
+    /// Red's (the side that moves first).
     #[serde(default)]
-    pub red: Option<Level>,
-    /// Blue's engine's level.
+    pub red: T,
+    /// Blue's (the side that moves second).
     #[serde(default)]
-    pub blue: Option<Level>,
+    pub blue: T,
 }
+
+/// The levels asked for, by side; a missing side is left as it is.
+pub type LevelsRequest = BySide<Option<Level>>;
 
 /// How strong an engine plays: full strength (neither field), a `Skill Level`
 /// (0-20), or a rating (`UCI_LimitStrength` with `UCI_Elo`).
@@ -185,28 +190,22 @@ pub struct Level {
     pub elo: Option<u32>,
 }
 
-/// Who plays each side.
-#[derive(Serialize, Deserialize, Debug, Clone, Default)]
-#[serde(deny_unknown_fields)]
-pub struct Players {
-    /// Red's player.
-    pub red: Option<String>,
-    /// Blue's player.
-    pub blue: Option<String>,
-}
+/// Who plays each side: `human` or an engine's name (in a request, a
+/// missing side is left as it is).
+pub type Players = BySide<Option<String>>;
 
 /// How long an engine thinks per move: any combination, the first reached ends
 /// the search; none at all means 1000 ms.
 #[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct MoveLimits {
-    /// Milliseconds per move.
+    /// Milliseconds per move (1 to 3600000), sent as `go movetime`.
     #[serde(default)]
     pub movetime: Option<u64>,
-    /// Plies.
+    /// The depth to search to, plies (1 to 64), sent as `go depth`.
     #[serde(default)]
     pub depth: Option<u32>,
-    /// Nodes.
+    /// The nodes to search (1 to 10^10), sent as `go nodes`.
     #[serde(default)]
     pub nodes: Option<u64>,
 }
@@ -214,13 +213,13 @@ pub struct MoveLimits {
 /// The whole state of a game, as `GET /api/game/{id}` and every change answer.
 #[derive(Serialize, Debug)]
 pub struct State {
-    /// The game id.
+    /// The game id, the `{id}` of the API's paths.
     pub id: String,
     /// Grows with every change, so that pages can drop late updates.
     pub version: u64,
     /// Grows with every change of position or settings; analysis updates carry it.
     pub generation: u64,
-    /// The position shown.
+    /// The position shown, as a FEN (not always the end of the game line).
     pub fen: String,
     /// Where the game started.
     pub start_fen: String,
@@ -228,7 +227,7 @@ pub struct State {
     pub moves: Vec<String>,
     /// How many of `moves` lead to the position shown.
     pub ply: usize,
-    /// `red` or `blue`.
+    /// The side to move in the position shown: `red` or `blue`.
     pub side_to_move: String,
     /// The 63 squares, top rank first, left to right.
     pub board: Vec<SquareView>,
@@ -270,9 +269,9 @@ pub struct State {
     pub levels: LevelsView,
     /// The review of the game line, if one was asked.
     pub review: Option<ReviewView>,
-    /// What the endgame table says about the position shown, once tables
-    /// exist (always `null` until then).
-    pub tablebase: Option<serde_json::Value>,
+    /// What the endgame tables (`--tablebases`) say about the position
+    /// shown; `null` when it is not in them or no tables answer for the rules.
+    pub tablebase: Option<TablebaseView>,
     /// Whether a draw can be claimed in the position shown.
     pub draw_claimable: bool,
     /// The record's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
@@ -282,7 +281,7 @@ pub struct State {
 /// One move of the game line, for people.
 #[derive(Serialize, Debug, Clone)]
 pub struct MoveView {
-    /// Protocol notation, `g1g2`.
+    /// The move in protocol notation, `g1g2`.
     #[serde(rename = "move")]
     pub text: String,
     /// The animal's letter, uppercase (`L`).
@@ -293,34 +292,28 @@ pub struct MoveView {
     pub display: String,
 }
 
-/// Both clocks.
+/// Both sides' clocks and which one runs.
 #[derive(Serialize, Debug, Clone, Default)]
 pub struct ClocksView {
-    /// Red's clock.
+    /// Red's clock, `null` when Red plays without one.
     pub red: Option<ClockView>,
-    /// Blue's clock.
+    /// Blue's clock, `null` when Blue plays without one.
     pub blue: Option<ClockView>,
     /// The side whose clock runs now, if one does.
     pub running: Option<String>,
 }
 
-/// One side's clock.
+/// One side's clock: its control and the time it had left.
 #[derive(Serialize, Debug, Clone)]
 pub struct ClockView {
-    /// Its time control.
+    /// Its time control: base time and increment.
     pub control: TimeControl,
     /// Time left when the state was made, ms (it runs on while `running`).
     pub remaining_ms: i64,
 }
 
-/// Both sides' engine levels.
-#[derive(Serialize, Debug, Clone, Default)]
-pub struct LevelsView {
-    /// Red's.
-    pub red: Level,
-    /// Blue's.
-    pub blue: Level,
-}
+/// The level each side's engine plays at.
+pub type LevelsView = BySide<Level>;
 
 /// The review of a game: a search of every position, each move judged.
 #[derive(Serialize, Debug, Clone)]
@@ -344,7 +337,7 @@ pub struct ReviewView {
 pub struct ReviewPly {
     /// Which move (from 1).
     pub ply: usize,
-    /// The move played.
+    /// The move played, protocol notation.
     #[serde(rename = "move")]
     pub played: String,
     /// The engine's choice in the position before it.
@@ -360,7 +353,7 @@ pub struct ReviewPly {
 /// One square of the board.
 #[derive(Serialize, Debug)]
 pub struct SquareView {
-    /// Its name, `a1`.
+    /// Its name, file and rank: `a1`.
     pub square: String,
     /// `land`, `water`, `trap` or `den`.
     pub ground: &'static str,
@@ -371,13 +364,13 @@ pub struct SquareView {
 /// One piece on the board.
 #[derive(Serialize, Debug)]
 pub struct PieceView {
-    /// Where it stands.
+    /// The square it stands on, `a1`.
     pub square: String,
     /// The FEN letter, uppercase for Red.
     pub piece: String,
-    /// `red` or `blue`.
+    /// Whose it is: `red` or `blue`.
     pub side: String,
-    /// `elephant`, `lion`, ...
+    /// Its animal's name: `elephant`, `lion`, ..., `rat`.
     pub animal: &'static str,
     /// Its rank where it stands under the rules in force (1 rat .. 8
     /// elephant; 0 in a trap that weakens it).
@@ -398,20 +391,20 @@ pub struct OutcomeView {
     pub text: String,
 }
 
-/// One rule option.
+/// One rule option, as the page's Rules card shows it.
 #[derive(Serialize, Debug)]
 pub struct RuleView {
-    /// Its protocol name.
+    /// Its protocol name (`DogOverWolf`), as `setoption` takes it.
     pub name: &'static str,
     /// What it is called for people.
     pub label: &'static str,
     /// What it changes, in a sentence.
     pub help: &'static str,
-    /// Its value now.
+    /// Its value in the game now, as the protocol writes it.
     pub value: String,
     /// `check`, `combo` or `spin`.
     pub kind: &'static str,
-    /// Its default.
+    /// Its value under the default rules.
     pub default: String,
     /// The values of a combo.
     pub choices: Vec<&'static str>,
@@ -437,26 +430,26 @@ pub struct ScoreView {
 pub struct AnalysisLine {
     /// Its rank among the lines, from 1.
     pub multipv: u32,
-    /// Its depth.
+    /// The depth the engine reached for it, plies.
     pub depth: u32,
-    /// Its score.
+    /// Its score, from Red's point of view.
     pub score: ScoreView,
     /// `lower` or `upper` (from Red's view) when the score is a bound.
     pub bound: Option<&'static str>,
     /// Nodes searched so far.
     pub nodes: Option<u64>,
-    /// The moves.
+    /// Its moves from the position analysed, protocol notation.
     pub pv: Vec<String>,
 }
 
 /// The analysis of the position shown.
 #[derive(Serialize, Debug, Clone)]
 pub struct AnalysisView {
-    /// Whether it runs.
+    /// Whether the analysis runs (it stops when no page listens).
     pub on: bool,
     /// How many lines are asked.
     pub multipv: u32,
-    /// The engine analysing.
+    /// The name of the engine that analyses.
     pub engine: String,
     /// The lines so far, best first.
     pub lines: Vec<AnalysisLine>,
@@ -467,8 +460,45 @@ pub struct AnalysisView {
 pub struct Thinking {
     /// The side it plays.
     pub side: String,
-    /// Its name.
+    /// The name of the engine that thinks.
     pub engine: String,
     /// Its latest main line.
     pub line: Option<AnalysisLine>,
+}
+
+/// A table's verdict for one side, as `doushou tb probe` prints it and in parts.
+#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+pub struct VerdictView {
+    /// `win N`, `loss N` or `draw`.
+    pub text: String,
+    /// `win`, `draw` or `loss`.
+    pub result: &'static str,
+    /// Plies to the end of the game with best play; `null` for a draw.
+    pub plies: Option<u32>,
+}
+
+/// The endgame tables on the position shown.
+#[derive(Serialize, Debug, Clone)]
+pub struct TablebaseView {
+    /// The verdict for the side to move.
+    pub verdict: VerdictView,
+    /// Each legal move with the verdict for the side that plays it (the
+    /// plies counting the move itself), best first: wins by fewest plies,
+    /// then draws, then losses by most plies. Empty when the game is over.
+    pub moves: Vec<TablebaseMove>,
+    /// Plies the no-capture limit leaves before it draws the game (`null`:
+    /// no limit); a win or loss longer than this may not come to pass.
+    pub plies_before_limit: Option<u32>,
+}
+
+/// One legal move ranked by the tables.
+#[derive(Serialize, Debug, Clone)]
+pub struct TablebaseMove {
+    /// The move in protocol notation, `g1g2`.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// For people: `L g1g2`, `L g1×g2` for a capture.
+    pub display: String,
+    /// The verdict after it, for the side that played it.
+    pub verdict: VerdictView,
 }

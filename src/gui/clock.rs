@@ -12,7 +12,18 @@ pub const MAX_BASE_MS: u64 = 10 * 3600 * 1000;
 /// The largest increment accepted, ms (10 minutes).
 pub const MAX_INC_MS: u64 = 10 * 60 * 1000;
 
-/// One side's clock.
+/// A time control the clocks refuse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClockError {
+    /// A base time outside 1 s to [`MAX_BASE_MS`], ms.
+    #[error("clock base {0} ms: expected 1000 to {MAX_BASE_MS}")]
+    Base(u64),
+    /// An increment over [`MAX_INC_MS`], ms.
+    #[error("clock increment {0} ms: expected 0 to {MAX_INC_MS}")]
+    Increment(u64),
+}
+
+/// One side's clock: its control and the time it had at the last charge.
 #[derive(Clone, Copy, Debug)]
 struct Clock {
     control: TimeControl,
@@ -20,7 +31,7 @@ struct Clock {
     remaining_ms: i64,
 }
 
-/// Both sides' clocks.
+/// Both sides' clocks, either of which may be absent, and the one that runs.
 #[derive(Clone, Debug, Default)]
 pub struct Clocks {
     sides: [Option<Clock>; 2],
@@ -29,23 +40,16 @@ pub struct Clocks {
 }
 
 impl Clocks {
-    /// Gives `side` a clock (reset to its base time), or takes it away.
-    pub fn set(&mut self, side: Side, control: Option<TimeControl>) -> Result<(), String> {
-        if let Some(c) = control
-            && !(1000..=MAX_BASE_MS).contains(&c.base_ms)
-        {
-            return Err(format!(
-                "clock base {} ms: expected 1000 to {MAX_BASE_MS}",
-                c.base_ms
-            ));
-        }
-        if let Some(c) = control
-            && c.inc_ms > MAX_INC_MS
-        {
-            return Err(format!(
-                "clock increment {} ms: expected 0 to {MAX_INC_MS}",
-                c.inc_ms
-            ));
+    /// Gives `side` a clock (reset to its base time), or takes it away; a
+    /// time control out of range is refused and nothing changes.
+    pub fn set(&mut self, side: Side, control: Option<TimeControl>) -> Result<(), ClockError> {
+        if let Some(c) = control {
+            if !(1000..=MAX_BASE_MS).contains(&c.base_ms) {
+                return Err(ClockError::Base(c.base_ms));
+            }
+            if c.inc_ms > MAX_INC_MS {
+                return Err(ClockError::Increment(c.inc_ms));
+            }
         }
         self.charge();
         self.sides[side.index()] = control.map(|control| Clock {
@@ -185,17 +189,14 @@ mod tests {
             inc_ms: 1500,
         };
         clocks.set(Side::Red, Some(control)).unwrap();
-        assert!(
-            clocks
-                .set(
-                    Side::Blue,
-                    Some(TimeControl {
-                        base_ms: 5,
-                        inc_ms: 0
-                    })
-                )
-                .is_err()
-        );
+        // Refused time controls leave Blue without a clock (the tag below).
+        for (base_ms, inc_ms, error) in [
+            (5, 0, ClockError::Base(5)),
+            (1000, MAX_INC_MS + 1, ClockError::Increment(MAX_INC_MS + 1)),
+        ] {
+            let control = TimeControl { base_ms, inc_ms };
+            assert_eq!(clocks.set(Side::Blue, Some(control)), Err(error));
+        }
         assert_eq!(clocks.tag().as_deref(), Some("red 60+1.5; blue -"));
         clocks.set(Side::Blue, Some(control)).unwrap();
         assert_eq!(clocks.tag().as_deref(), Some("60+1.5"));

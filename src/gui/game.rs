@@ -6,7 +6,8 @@
 
 use super::api::{
     AnalysisLine, AnalysisView, ApiError, Level, LevelsView, MoveLimits, MoveView, OptionsRequest,
-    OutcomeView, PieceView, Players, ReviewView, RuleView, ScoreView, SquareView, State, Thinking,
+    OutcomeView, PieceView, Players, ReviewView, RuleView, ScoreView, SquareView, State,
+    TablebaseMove, TablebaseView, Thinking, VerdictView,
 };
 use super::clock::Clocks;
 use super::engine::{EngineHandle, Event, Request};
@@ -18,6 +19,7 @@ use crate::protocol::reply::InfoLine;
 use crate::rules::{
     DrawReason, Game, Move, Outcome, Position, RULE_OPTIONS, Rules, Side, WinReason,
 };
+use crate::tb::{self, TableSet, Verdict};
 use crate::tools::pgn::{self, read as input};
 use crate::tools::show::{Ground, ground, squares_top_down};
 use crate::util::options::OptionKind;
@@ -40,7 +42,7 @@ enum Player {
 enum Role {
     /// The engine with this index, playing.
     Player(usize),
-    /// The analysis engine.
+    /// The engine analysing the position shown (one per game).
     Analysis,
 }
 
@@ -64,7 +66,7 @@ const CLOCK_TICK: Duration = Duration::from_millis(100);
 /// How a game line ended other than by the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ending {
-    /// This side resigned.
+    /// This side resigned: the other wins.
     Resigned(Side),
     /// This side's time ran out.
     Flag(Side),
@@ -273,6 +275,8 @@ pub struct GuiGame {
     /// The game id of the API.
     pub id: String,
     engines: Arc<Vec<EngineSpec>>,
+    /// The endgame tables of `--tablebases`, shared by every game.
+    tables: Option<Arc<TableSet>>,
     me: Weak<GuiGame>,
     inner: Mutex<Inner>,
     subscribers: Mutex<Vec<Sender<String>>>,
@@ -448,8 +452,13 @@ fn reason_word(outcome: Outcome) -> &'static str {
 
 impl GuiGame {
     /// A new game from the start position under `rules`: Red played at the
-    /// page, Blue by the first engine.
-    pub fn new(id: String, engines: Arc<Vec<EngineSpec>>, rules: Rules) -> Arc<GuiGame> {
+    /// page, Blue by the first engine; `tables` judge the positions shown.
+    pub fn new(
+        id: String,
+        engines: Arc<Vec<EngineSpec>>,
+        tables: Option<Arc<TableSet>>,
+        rules: Rules,
+    ) -> Arc<GuiGame> {
         let game = Arc::new_cyclic(|me| GuiGame {
             id,
             me: me.clone(),
@@ -489,6 +498,7 @@ impl GuiGame {
                 listeners: 0,
             }),
             engines,
+            tables,
             subscribers: Mutex::new(Vec::new()),
             last_used: Mutex::new(Instant::now()),
         });
@@ -1014,7 +1024,9 @@ impl GuiGame {
             if let Some(c) = &request.clocks {
                 for (side, control) in [(Side::Red, c.red), (Side::Blue, c.blue)] {
                     if let Some(control) = control {
-                        clocks.set(side, control).map_err(|e| bad(422, e))?;
+                        clocks
+                            .set(side, control)
+                            .map_err(|e| bad(422, e.to_string()))?;
                     }
                 }
             }
@@ -1157,7 +1169,9 @@ impl GuiGame {
             };
             let weakened = inner.weakened[index];
             let level = inner.levels[side.index()];
-            let mut options = rules.clone();
+            // The engine's own options (`--tablebases` for this binary) first.
+            let mut options = self.engines[index].options.clone();
+            options.extend(rules.iter().cloned());
             match level_options(level, weakened) {
                 Ok(level_options) => options.extend(level_options),
                 Err(e) => log::warn!("gui: {}", e.message),
@@ -1179,7 +1193,8 @@ impl GuiGame {
         }
         if inner.analysis_on {
             inner.analysed_side = side;
-            let mut options = rules;
+            let mut options = self.engines[inner.analysis_engine].options.clone();
+            options.extend(rules);
             options.push(("MultiPV".to_string(), inner.multipv.to_string()));
             self.actor(inner, Role::Analysis).send(Request::Search {
                 generation,
@@ -1497,21 +1512,12 @@ impl GuiGame {
             .moves
             .iter()
             .map(|&m| {
-                let letter = replay
-                    .position()
-                    .piece_at(m.from())
-                    .map_or('?', |p| p.animal.letter().to_ascii_uppercase());
-                let capture = replay.position().piece_at(m.to()).is_some();
+                let view = move_view(replay.position(), m);
                 replay.make(m);
-                let cross = if capture { "×" } else { "" };
-                MoveView {
-                    text: m.to_string(),
-                    letter: letter.to_string(),
-                    capture,
-                    display: format!("{letter} {}{cross}{}", m.from(), m.to()),
-                }
+                view
             })
             .collect();
+        let tablebase = self.tablebase_view(inner, pos, outcome.is_some());
         let draw_claimable =
             inner.ply == inner.moves.len() && outcome.is_none() && game.occurrences() >= 3;
         State {
@@ -1549,9 +1555,72 @@ impl GuiGame {
                 blue: inner.levels[1],
             },
             review: inner.review.as_ref().map(|r| r.view.clone()),
-            tablebase: None,
+            tablebase,
             draw_claimable,
         }
+    }
+
+    /// The tables' verdict on `pos` and its moves ranked, when the tables
+    /// hold it under the game's rules (the repetition rule and the
+    /// no-capture limit aside, which they leave out). A finished game gets
+    /// its verdict and no moves.
+    fn tablebase_view(&self, inner: &Inner, pos: &Position, over: bool) -> Option<TablebaseView> {
+        let tables = self.tables.as_deref()?;
+        if !tables.answers_for(&inner.rules) {
+            return None;
+        }
+        let verdict = tables.probe(pos)?;
+        let moves = if over {
+            Vec::new()
+        } else {
+            tables
+                .rank_moves(pos)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(m, v)| TablebaseMove {
+                    text: m.to_string(),
+                    display: move_view(pos, m).display,
+                    verdict: verdict_view(v),
+                })
+                .collect()
+        };
+        Some(TablebaseView {
+            verdict: verdict_view(verdict),
+            moves,
+            plies_before_limit: match tb::plies_before_limit(&inner.rules, pos) {
+                u32::MAX => None,
+                n => Some(n),
+            },
+        })
+    }
+}
+
+/// A verdict for the page: its text and its parts.
+fn verdict_view(v: Verdict) -> VerdictView {
+    let (result, plies) = match v {
+        Verdict::Win(n) => ("win", Some(n)),
+        Verdict::Draw => ("draw", None),
+        Verdict::Loss(n) => ("loss", Some(n)),
+    };
+    VerdictView {
+        text: v.to_string(),
+        result,
+        plies,
+    }
+}
+
+/// Move `m` of `pos` for people: its animal's letter and `×` for a capture.
+fn move_view(pos: &Position, m: Move) -> MoveView {
+    let letter = pos
+        .piece_at(m.from())
+        .map_or('?', |p| p.animal.letter().to_ascii_uppercase());
+    let capture = pos.piece_at(m.to()).is_some();
+    let cross = if capture { "×" } else { "" };
+    MoveView {
+        text: m.to_string(),
+        letter: letter.to_string(),
+        capture,
+        display: format!("{letter} {}{cross}{}", m.from(), m.to()),
     }
 }
 
@@ -1566,7 +1635,7 @@ fn watch_clocks(game: &Weak<GuiGame>) {
     }
 }
 
-/// `red` or `blue`.
+/// The side a request names, `red` or `blue` in any case.
 fn parse_side(text: &str) -> Result<Side, ApiError> {
     match text.to_ascii_lowercase().as_str() {
         "red" => Ok(Side::Red),

@@ -21,6 +21,7 @@ pub mod rule_text;
 
 use crate::client::EngineSpec;
 use crate::rules::Rules;
+use crate::tb::TableSet;
 use crate::util::rng::SplitMix64;
 use api::{
     AnalysisRequest, ApiError, DrawRequest, LineRequest, MoveRequest, NavigateRequest,
@@ -64,6 +65,8 @@ pub struct GuiConfig {
     pub engines: Vec<EngineSpec>,
     /// The rules of new games.
     pub rules: Rules,
+    /// Endgame tables to judge the positions shown with (`--tablebases`).
+    pub tables: Option<Arc<TableSet>>,
     /// Open the page in the default browser once serving.
     pub open: bool,
 }
@@ -71,6 +74,7 @@ pub struct GuiConfig {
 /// The running server's shared state.
 struct App {
     engines: Arc<Vec<EngineSpec>>,
+    tables: Option<Arc<TableSet>>,
     rules: Rules,
     /// The `Host` header values accepted (lowercase), see [`allowed_hosts`].
     hosts: Vec<String>,
@@ -99,7 +103,7 @@ pub enum GuiError {
     /// The address could not be bound.
     #[error("cannot listen on {address}: {why}; another program may use the port (try --port 0)")]
     Listen {
-        /// `HOST:PORT`.
+        /// The address asked for, `HOST:PORT`.
         address: String,
         /// What the server library said.
         why: String,
@@ -147,6 +151,7 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
         ^ u64::from(std::process::id()) << 32;
     let app = Arc::new(App {
         engines: Arc::new(config.engines),
+        tables: config.tables,
         rules: config.rules,
         hosts: allowed_hosts(&authority, bound),
         any_ip_host: bound.ip().is_unspecified(),
@@ -381,7 +386,12 @@ impl App {
             let mut ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
             format!("{:016x}", ids.next_u64())
         };
-        let session = GuiGame::new(id.clone(), Arc::clone(&self.engines), self.rules);
+        let session = GuiGame::new(
+            id.clone(),
+            Arc::clone(&self.engines),
+            self.tables.clone(),
+            self.rules,
+        );
         let state = session.set_options(options)?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if sessions.len() >= MAX_SESSIONS {
@@ -410,7 +420,8 @@ impl App {
     }
 }
 
-/// `POST /api/game/{id}/{action}`.
+/// Answers `POST /api/game/{id}/{action}`: reads the action's body and
+/// changes the game; an unknown action is a 404.
 fn act(session: &GuiGame, action: &str, request: &mut Request) -> Result<State, ApiError> {
     match action {
         "move" => session.play(&read_json::<MoveRequest>(request)?.text),

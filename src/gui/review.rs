@@ -27,9 +27,9 @@ const HASH_MB: usize = 16;
 pub enum ReviewEvent {
     /// Another position is searched: how many are, of how many.
     Progress(usize, usize),
-    /// Every move judged.
+    /// Every position searched: each move of the line judged, in order.
     Done(Vec<ReviewPly>),
-    /// The searches failed.
+    /// A search failed, and the review stopped: why.
     Failed(String),
 }
 

@@ -1,18 +1,20 @@
 //! Why a protocol line could not be read: one error for both directions, the
 //! GUI's commands and the engine's replies, which fail in the same ways.
 
-use std::fmt;
-
 /// Why a line (a command or a reply) could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
     /// The line is blank.
+    #[error("empty line")]
     Empty,
     /// No command word known by that name.
+    #[error("unknown command '{}'", .0.escape_default())]
     UnknownCommand(String),
     /// The first word names no reply.
+    #[error("unknown reply '{}'", .0.escape_default())]
     UnknownReply(String),
     /// The line lacks a part.
+    #[error("{head}: missing {what}")]
     Missing {
         /// The command or reply word.
         head: &'static str,
@@ -20,6 +22,7 @@ pub enum ParseError {
         what: &'static str,
     },
     /// A part of the line has a bad value.
+    #[error("{head}: bad value '{}' for {field}", .value.escape_default())]
     BadValue {
         /// The command or reply word.
         head: &'static str,
@@ -29,6 +32,7 @@ pub enum ParseError {
         value: String,
     },
     /// A word that the command or reply does not take.
+    #[error("{head}: unexpected '{}'", .word.escape_default())]
     Unexpected {
         /// The command or reply word.
         head: &'static str,
@@ -36,29 +40,6 @@ pub enum ParseError {
         word: String,
     },
 }
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Empty => f.write_str("empty line"),
-            ParseError::UnknownCommand(w) => write!(f, "unknown command '{}'", w.escape_default()),
-            ParseError::UnknownReply(w) => write!(f, "unknown reply '{}'", w.escape_default()),
-            ParseError::Missing { head, what } => write!(f, "{head}: missing {what}"),
-            ParseError::BadValue { head, field, value } => {
-                write!(
-                    f,
-                    "{head}: bad value '{}' for {field}",
-                    value.escape_default()
-                )
-            }
-            ParseError::Unexpected { head, word } => {
-                write!(f, "{head}: unexpected '{}'", word.escape_default())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
 
 impl ParseError {
     /// The command or reply word the error is about, when the line had one: a

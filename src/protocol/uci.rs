@@ -5,6 +5,7 @@
 use super::command::{Command, LenientLine};
 use super::error::ParseError;
 use super::reply::{IdLine, InfoLine, OptionLine, Reply};
+use crate::engine::bench::BenchError;
 use crate::engine::score::{Score, ScoreBound, wdl};
 use crate::engine::search::{Listener, SearchInfo, SearchResult};
 use crate::engine::{Engine, GoError, GoLimits};
@@ -312,8 +313,8 @@ impl Session {
                 let depth = depth.map(|d| d as i32);
                 match crate::engine::bench::run(searcher, rules, depth, control, |l| out.line(l)) {
                     Ok(_) => {}
-                    Err(why) if control.stop_requested() => out.line(&format!("info string {why}")),
-                    Err(why) => out.error(&why),
+                    Err(why @ BenchError::Stopped(_)) => out.line(&format!("info string {why}")),
+                    Err(why) => out.error(&why.to_string()),
                 }
             });
     }

@@ -255,20 +255,9 @@ impl fmt::Display for Square {
 }
 
 /// Why a square name was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a square (files a-g, ranks 1-9, e.g. c3)")]
 pub struct SquareParseError(pub String);
-
-impl fmt::Display for SquareParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "'{}' is not a square (files a-g, ranks 1-9, e.g. c3)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for SquareParseError {}
 
 impl FromStr for Square {
     type Err = SquareParseError;

@@ -82,11 +82,13 @@ impl fmt::Display for Outcome {
 }
 
 /// Why a move given as text could not be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// The text is not a move at all.
-    Malformed(MoveParseError),
+    #[error(transparent)]
+    Malformed(#[from] MoveParseError),
     /// A well-formed move that the rules do not allow here.
+    #[error("illegal move {text}: {why}")]
     Illegal {
         /// The move as written.
         text: String,
@@ -95,43 +97,22 @@ pub enum MoveError {
     },
 }
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Malformed(e) => e.fmt(f),
-            MoveError::Illegal { text, why } => write!(f, "illegal move {text}: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
-
 /// Why a position with moves (`FEN moves m1 m2 ...`) was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
     /// The position itself is malformed.
-    Fen(FenError),
+    #[error("bad position: {0}")]
+    Fen(#[from] FenError),
     /// The move at this index (0-based) of the list is malformed or illegal.
+    #[error("move {} of the list: {error}", .index + 1)]
     Move {
         /// Index in the move list, from 0.
         index: usize,
         /// What was wrong with it.
+        #[source]
         error: MoveError,
     },
 }
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameError::Fen(e) => write!(f, "bad position: {e}"),
-            GameError::Move { index, error } => {
-                write!(f, "move {} of the list: {error}", index + 1)
-            }
-        }
-    }
-}
-
-impl std::error::Error for GameError {}
 
 /// What the history remembers of each position of the game.
 #[derive(Clone, Copy, Debug)]
@@ -417,5 +398,27 @@ impl Game {
             return Some(DrawReason::NoCaptureLimit);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::position::START_FEN;
+
+    #[test]
+    fn a_bad_move_of_a_list_keeps_its_place_and_its_cause() {
+        let error = Game::from_fen_and_moves(Rules::default(), START_FEN, &["g3g4", "zz"])
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "move 2 of the list: 'zz' is not a move (origin and target square, e.g. g3g4)"
+        );
+        let cause = std::error::Error::source(&error).and_then(|e| e.downcast_ref::<MoveError>());
+        assert_eq!(
+            cause,
+            Some(&MoveError::Malformed(MoveParseError("zz".into())))
+        );
     }
 }

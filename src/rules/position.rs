@@ -73,20 +73,9 @@ impl fmt::Display for Move {
 }
 
 /// Why a move's text was rejected before looking at any position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a move (origin and target square, e.g. g3g4)")]
 pub struct MoveParseError(pub String);
-
-impl fmt::Display for MoveParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "'{}' is not a move (origin and target square, e.g. g3g4)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for MoveParseError {}
 
 impl FromStr for Move {
     type Err = MoveParseError;
@@ -212,16 +201,22 @@ mod zobrist {
 
 /// Why a position's text was rejected. Ranks are numbered as on the board (9 is
 /// the first field of the text).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The text is empty.
+    #[error("empty position")]
     Empty,
     /// The board field does not have nine ranks.
+    #[error(
+        "board field has {}, expected 9 separated by '/'",
+        count(*.found as u64, "rank", "ranks")
+    )]
     RankCount {
         /// How many `/`-separated ranks were found.
         found: usize,
     },
     /// A rank does not describe exactly seven squares.
+    #[error("rank {rank} describes {width} squares, expected 7")]
     RankWidth {
         /// The rank (1..9).
         rank: u8,
@@ -229,6 +224,10 @@ pub enum FenError {
         width: usize,
     },
     /// A character that is neither an animal letter nor a digit 1-7.
+    #[error(
+        "rank {rank}: unknown character '{}' (animals are E L T P W D C R, lowercase for blue; digits 1-7 count empty squares)",
+        .ch.escape_default()
+    )]
     UnknownChar {
         /// The rank (1..9).
         rank: u8,
@@ -236,6 +235,7 @@ pub enum FenError {
         ch: char,
     },
     /// The same animal twice on one side.
+    #[error("second '{letter}' on {square}: one of each animal per side")]
     DuplicateAnimal {
         /// The animal's letter as written.
         letter: char,
@@ -243,6 +243,7 @@ pub enum FenError {
         square: Square,
     },
     /// An animal other than the rat on a water square.
+    #[error("'{letter}' on {square} is in water: only a rat may be there")]
     NotRatInWater {
         /// The animal's letter as written.
         letter: char,
@@ -250,6 +251,7 @@ pub enum FenError {
         square: Square,
     },
     /// A piece standing in its own den.
+    #[error("'{letter}' on {square} stands in its own den")]
     PieceInOwnDen {
         /// The animal's letter as written.
         letter: char,
@@ -257,12 +259,16 @@ pub enum FenError {
         square: Square,
     },
     /// Both dens are entered: no game reaches that.
+    #[error("both dens are entered")]
     BothDensEntered,
     /// The side-to-move field is missing.
+    #[error("side to move missing (w, r or b)")]
     MissingSide,
     /// The side-to-move field is not `w`, `r` or `b`.
+    #[error("side to move '{0}': expected w, r or b")]
     BadSide(String),
     /// A counter is not a number in range.
+    #[error("{field} '{value}' is not a number in range")]
     BadCounter {
         /// Which counter.
         field: &'static str,
@@ -270,55 +276,9 @@ pub enum FenError {
         value: String,
     },
     /// More than four fields.
+    #[error("unexpected field '{0}' after the move number")]
     ExtraField(String),
 }
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FenError::Empty => write!(f, "empty position"),
-            FenError::RankCount { found } => {
-                write!(
-                    f,
-                    "board field has {}, expected 9 separated by '/'",
-                    count(*found as u64, "rank", "ranks")
-                )
-            }
-            FenError::RankWidth { rank, width } => {
-                write!(f, "rank {rank} describes {width} squares, expected 7")
-            }
-            FenError::UnknownChar { rank, ch } => write!(
-                f,
-                "rank {rank}: unknown character '{}' (animals are E L T P W D C R, lowercase for blue; digits 1-7 count empty squares)",
-                ch.escape_default()
-            ),
-            FenError::DuplicateAnimal { letter, square } => {
-                write!(
-                    f,
-                    "second '{letter}' on {square}: one of each animal per side"
-                )
-            }
-            FenError::NotRatInWater { letter, square } => {
-                write!(
-                    f,
-                    "'{letter}' on {square} is in water: only a rat may be there"
-                )
-            }
-            FenError::PieceInOwnDen { letter, square } => {
-                write!(f, "'{letter}' on {square} stands in its own den")
-            }
-            FenError::BothDensEntered => write!(f, "both dens are entered"),
-            FenError::MissingSide => write!(f, "side to move missing (w, r or b)"),
-            FenError::BadSide(s) => write!(f, "side to move '{s}': expected w, r or b"),
-            FenError::BadCounter { field, value } => {
-                write!(f, "{field} '{value}' is not a number in range")
-            }
-            FenError::ExtraField(s) => write!(f, "unexpected field '{s}' after the move number"),
-        }
-    }
-}
-
-impl std::error::Error for FenError {}
 
 const NO_PIECE: u8 = 0xFF;
 const NO_SQUARE: u8 = 0xFF;

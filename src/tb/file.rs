@@ -13,10 +13,10 @@
 //! checksum  u64 LE   FNV-1a of every byte before it
 //! ```
 
-use super::error::TbError;
+use super::error::{Refusal, TbError};
 use super::index::Material;
 use crate::rules::Rules;
-use crate::util::bytes::ByteReader;
+use crate::util::bytes::{ByteReader, fnv1a64};
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"DSQTB\r\n\x1a";
@@ -45,16 +45,6 @@ pub fn rules_signature(rules: &Rules) -> String {
         .join(" ")
 }
 
-/// 64-bit FNV-1a.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 /// The file name of a material's table.
 pub fn file_name(material: Material) -> String {
     format!("{material}.dstb")
@@ -74,7 +64,7 @@ pub fn encode(material: Material, rules: &Rules, data: &[u8], longest: u16) -> V
     out.extend_from_slice(&(data.len() as u64).to_le_bytes());
     out.extend_from_slice(&longest.to_le_bytes());
     out.extend_from_slice(data);
-    let sum = checksum(&out);
+    let sum = fnv1a64(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }
@@ -84,11 +74,11 @@ pub fn encode(material: Material, rules: &Rules, data: &[u8], longest: u16) -> V
 pub struct Decoded {
     /// The switches it was made under (see [`rules_signature`]).
     pub signature: String,
-    /// Its material.
+    /// The material its header names.
     pub material: Material,
     /// The longest win, plies.
     pub longest: u16,
-    /// The entries.
+    /// The entries, one byte each (see [`super::Verdict::from_byte`]).
     pub data: Vec<u8>,
 }
 
@@ -100,10 +90,10 @@ pub fn read(
     rules: Option<&str>,
     expected: Option<(Material, usize)>,
 ) -> Result<Decoded, TbError> {
-    let bytes = std::fs::read(path).map_err(|e| TbError::Io(format!("{}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| TbError::io(path, e))?;
     decode(&bytes, rules, expected).map_err(|why| TbError::Invalid {
-        path: path.display().to_string(),
-        why,
+        path: path.to_path_buf(),
+        why: Box::new(why),
     })
 }
 
@@ -112,47 +102,51 @@ pub fn decode(
     bytes: &[u8],
     rules: Option<&str>,
     expected: Option<(Material, usize)>,
-) -> Result<Decoded, String> {
+) -> Result<Decoded, Refusal> {
     if bytes.len() < MAGIC.len() + 8 || &bytes[..MAGIC.len()] != MAGIC {
-        return Err("not a doushou table (bad magic)".into());
+        return Err(Refusal::BadMagic);
     }
     let (body, tail) = bytes.split_at(bytes.len() - 8);
     let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
-    if checksum(body) != stored {
-        return Err("checksum mismatch: the file is corrupted".into());
+    if fnv1a64(body) != stored {
+        return Err(Refusal::Corrupted);
     }
     let mut r = ByteReader::new(&body[MAGIC.len()..]);
-    let mut take = |n: usize| r.take(n).map_err(|e| e.to_string());
-    let version = u32::from_le_bytes(take(4)?.try_into().expect("4"));
+    let version = r.u32()?;
     if version != VERSION {
-        return Err(format!(
-            "format version {version}, this build reads {VERSION}"
-        ));
+        return Err(Refusal::Version {
+            found: version,
+            reads: VERSION,
+        });
     }
-    let n = take(1)?[0] as usize;
-    let name = String::from_utf8_lossy(take(n)?).to_string();
+    let n = r.u8()? as usize;
+    let name = String::from_utf8_lossy(r.take(n)?).to_string();
     let material: Material = name.parse()?;
-    let n = u16::from_le_bytes(take(2)?.try_into().expect("2")) as usize;
-    let sig = String::from_utf8_lossy(take(n)?).to_string();
+    let n = r.u16()? as usize;
+    let sig = String::from_utf8_lossy(r.take(n)?).to_string();
     if let Some(ours) = rules
         && sig != ours
     {
-        return Err(format!(
-            "made under other rules: the file has [{sig}], in force are [{ours}]"
-        ));
+        return Err(Refusal::OtherRules {
+            file: sig,
+            ours: ours.to_string(),
+        });
     }
-    let entries = u64::from_le_bytes(take(8)?.try_into().expect("8")) as usize;
-    let longest = u16::from_le_bytes(take(2)?.try_into().expect("2"));
-    let data = take(entries)?.to_vec();
+    let entries = r.u64()? as usize;
+    let longest = r.u16()?;
+    let data = r.take(entries)?.to_vec();
     if r.position() != body.len() - MAGIC.len() {
-        return Err("bytes after the data".into());
+        return Err(Refusal::TrailingBytes);
     }
     if let Some((m, size)) = expected
         && (m != material || size != entries)
     {
-        return Err(format!(
-            "holds {material} with {entries} entries, expected {m} with {size}"
-        ));
+        return Err(Refusal::WrongMaterial {
+            found: material,
+            entries,
+            expected: m,
+            size,
+        });
     }
     Ok(Decoded {
         signature: sig,
@@ -181,7 +175,8 @@ mod tests {
         }
         assert!(decode(&bytes[..bytes.len() - 1], None, None).is_err());
         let err = decode(&bytes, Some(&rules_signature(&Rules::XOUDOUQI)), None).unwrap_err();
-        assert!(err.contains("other rules"), "{err}");
+        assert!(matches!(err, Refusal::OtherRules { .. }), "{err}");
+        assert!(err.to_string().contains("made under other rules"), "{err}");
         // The repetition rule and the no-capture limit do not matter.
         let mut r = Rules::JUNGLE;
         r.set("NoCaptureLimit", "0").unwrap();

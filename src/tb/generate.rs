@@ -55,7 +55,7 @@ pub fn with_dependencies(targets: &[Material]) -> Vec<Material> {
 /// What [`generate`] did with one material.
 #[derive(Clone, Debug)]
 pub struct Generated {
-    /// The material.
+    /// The material (stored form) this report is about.
     pub material: Material,
     /// Whether a valid file was there already (and was read, not made).
     pub skipped: bool,
@@ -77,7 +77,7 @@ pub fn generate(
     targets: &[Material],
     mut report: impl FnMut(&Generated),
 ) -> Result<TableSet, TbError> {
-    std::fs::create_dir_all(dir).map_err(|e| TbError::Io(format!("{}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
     let mut set = TableSet::empty(rules);
     for m in with_dependencies(targets) {
         let path = dir.join(file_name(m));
@@ -85,8 +85,7 @@ pub fn generate(
         let skipped = path.exists() && set.load_file(&path, Some(m)).is_ok();
         if !skipped {
             let bytes = solve_into(&mut set, m)?;
-            crate::util::fs::write_atomically(&path, &bytes)
-                .map_err(|e| TbError::Io(format!("{}: {e}", path.display())))?;
+            crate::util::fs::write_atomically(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
         }
         report(&Generated {
             material: m,
@@ -113,7 +112,7 @@ fn solve_into(set: &mut TableSet, material: Material) -> Result<Vec<u8>, TbError
     Ok(bytes)
 }
 
-/// A solved material.
+/// A solved material: its file's entries and longest win.
 pub struct Solved {
     /// One byte per entry (see `file.rs`).
     pub data: Vec<u8>,

@@ -137,27 +137,55 @@ impl fmt::Display for Material {
     }
 }
 
+/// A material's name that does not read ([`Material`]'s `FromStr`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("material '{text}': {fault} (e.g. ELvr: Red's animals, v, Blue's)")]
+pub struct MaterialError {
+    /// The text as it was given.
+    pub text: String,
+    /// What is wrong with it.
+    pub fault: MaterialFault,
+}
+
+/// What is wrong with a material's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MaterialFault {
+    /// No `v` separates Red's animals from Blue's.
+    #[error("no 'v' between the sides")]
+    NoSeparator,
+    /// A side has no animal.
+    #[error("each side needs an animal")]
+    EmptySide,
+    /// A letter that names no animal.
+    #[error("'{0}' is no animal (E L T P W D C R)")]
+    NotAnAnimal(char),
+    /// One side has the same animal twice.
+    #[error("'{0}' twice on one side")]
+    Twice(char),
+}
+
 impl FromStr for Material {
-    type Err = String;
+    type Err = MaterialError;
 
     /// Reads `ELvr` (letters in any case: the side is before or after the `v`).
-    fn from_str(text: &str) -> Result<Material, String> {
-        let bad =
-            |why: &str| format!("material '{text}': {why} (e.g. ELvr: Red's animals, v, Blue's)");
+    fn from_str(text: &str) -> Result<Material, MaterialError> {
+        let bad = |fault| MaterialError {
+            text: text.to_string(),
+            fault,
+        };
         let (red, blue) = text
             .trim()
             .split_once(['v', 'V'])
-            .ok_or_else(|| bad("no 'v' between the sides"))?;
+            .ok_or_else(|| bad(MaterialFault::NoSeparator))?;
         let mut masks = [0u8; 2];
         for (side, letters) in [red, blue].into_iter().enumerate() {
             if letters.is_empty() {
-                return Err(bad("each side needs an animal"));
+                return Err(bad(MaterialFault::EmptySide));
             }
             for c in letters.chars() {
-                let a = Animal::from_letter(c)
-                    .ok_or_else(|| bad(&format!("'{c}' is no animal (E L T P W D C R)")))?;
+                let a = Animal::from_letter(c).ok_or_else(|| bad(MaterialFault::NotAnAnimal(c)))?;
                 if masks[side] & (1 << a.index()) != 0 {
-                    return Err(bad(&format!("'{c}' twice on one side")));
+                    return Err(bad(MaterialFault::Twice(c)));
                 }
                 masks[side] |= 1 << a.index();
             }
@@ -231,7 +259,7 @@ impl Indexer {
         }
     }
 
-    /// The material indexed.
+    /// The material whose positions this indexes.
     pub fn material(&self) -> Material {
         self.material
     }
@@ -338,9 +366,11 @@ mod tests {
                 .to_string(),
             "ELvr"
         );
-        assert!("ELr".parse::<Material>().is_err());
-        assert!("EEvr".parse::<Material>().is_err());
-        assert!("Evx".parse::<Material>().is_err());
+        let fault = |t: &str| t.parse::<Material>().unwrap_err().fault;
+        assert_eq!(fault("ELr"), MaterialFault::NoSeparator);
+        assert_eq!(fault("EEvr"), MaterialFault::Twice('E'));
+        assert_eq!(fault("Evx"), MaterialFault::NotAnAnimal('x'));
+        assert_eq!(fault("vr"), MaterialFault::EmptySide);
         assert!("vr".parse::<Material>().is_err());
         assert!(m.is_canonical() && !m.swapped().is_canonical());
     }

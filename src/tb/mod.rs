@@ -20,9 +20,9 @@ mod index;
 mod set;
 mod verdict;
 
-pub use error::TbError;
+pub use error::{Refusal, TbError};
 pub use file::{TABLE_SWITCHES, VERSION, file_name, rules_signature};
 pub use generate::{Generated, generate, with_dependencies};
-pub use index::{Indexer, Material};
+pub use index::{Indexer, Material, MaterialError, MaterialFault};
 pub use set::{TableInfo, TableSet, piece_count, plies_before_limit};
 pub use verdict::{MAX_DISTANCE, NO_POSITION, Verdict};

@@ -1,7 +1,7 @@
 //! The tables in use: loaded from their files, checked against the rules,
 //! and probed by the search, the analysis and `doushou tb probe`.
 
-use super::error::TbError;
+use super::error::{Refusal, TbError};
 use super::file::{self, rules_signature};
 use super::index::{Indexer, Material};
 use super::verdict::Verdict;
@@ -66,8 +66,7 @@ impl TableSet {
     /// used from a directory that holds one.
     pub fn load(dir: &Path, rules: Rules) -> Result<TableSet, TbError> {
         let mut set = TableSet::empty(rules);
-        let entries =
-            std::fs::read_dir(dir).map_err(|e| TbError::Io(format!("{}: {e}", dir.display())))?;
+        let entries = std::fs::read_dir(dir).map_err(|e| TbError::io(dir, e))?;
         let mut paths: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "dstb"))
@@ -83,25 +82,24 @@ impl TableSet {
     /// (the engine's `TablebasePath`: the rules may be set after it). Files
     /// made under different rules, corrupted, or not tables are an error.
     pub fn load_any(dir: &Path) -> Result<TableSet, TbError> {
-        let entries =
-            std::fs::read_dir(dir).map_err(|e| TbError::Io(format!("{}: {e}", dir.display())))?;
+        let entries = std::fs::read_dir(dir).map_err(|e| TbError::io(dir, e))?;
         let mut first: Option<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "dstb"))
             .min();
         let Some(path) = first.take() else {
-            return Err(TbError::Io(format!(
-                "{}: no table files (*.dstb)",
-                dir.display()
-            )));
+            return Err(TbError::NoTables(dir.to_path_buf()));
         };
         let d = file::read(&path, None, None)?;
         let mut rules = Rules::default();
         rules
             .apply_settings(d.signature.split(' '))
-            .map_err(|e| TbError::Invalid {
-                path: path.display().to_string(),
-                why: format!("unknown rules [{}]: {e}", d.signature),
+            .map_err(|source| TbError::Invalid {
+                path: path.clone(),
+                why: Box::new(Refusal::UnknownRules {
+                    signature: d.signature.clone(),
+                    source,
+                }),
             })?;
         TableSet::load(dir, rules)
     }
@@ -117,12 +115,11 @@ impl TableSet {
         let indexer = Indexer::new(d.material);
         if !d.material.is_canonical() || indexer.size() != d.data.len() {
             return Err(TbError::Invalid {
-                path: path.display().to_string(),
-                why: format!(
-                    "{} entries do not fit material {}",
-                    d.data.len(),
-                    d.material
-                ),
+                path: path.to_path_buf(),
+                why: Box::new(Refusal::DoesNotFit {
+                    entries: d.data.len(),
+                    material: d.material,
+                }),
             });
         }
         self.insert(indexer, d.data, d.longest);

@@ -3,31 +3,36 @@
 //! applies its `# rules:` and counts its `# done:` lines, and one rule for which
 //! positions are held out for validation.
 
-use crate::rules::{Position, Rules};
+use crate::rules::{FenError, Position, Rules};
+use crate::util::options::OptionError;
 use rayon::prelude::*;
-use std::fmt;
 use std::path::PathBuf;
 
 /// Why data could not be read or tuned.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TuneError {
     /// A file could not be read or written.
+    #[error("{}: {error}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What went wrong.
+        #[source]
         error: std::io::Error,
     },
     /// A line of a data file is not `<FEN> ; <result>` or a valid comment.
+    #[error("{}:{line}: {error}", .path.display())]
     Parse {
         /// The file.
         path: PathBuf,
         /// The line, from 1.
         line: usize,
         /// What is wrong with it.
-        message: String,
+        #[source]
+        error: LineError,
     },
     /// A weight table (`--start`) that is not one this build can use.
+    #[error("{}: not a weight table: {message}", .path.display())]
     BadWeights {
         /// The file.
         path: PathBuf,
@@ -35,37 +40,67 @@ pub enum TuneError {
         message: String,
     },
     /// Too few positions to fit anything.
+    #[error("only {0} positions: too few to tune (need at least 20)")]
     NotEnoughData(usize),
     /// The weights could not be written where asked (checked before the fit).
+    #[error("cannot write {}: {why}", .path.display())]
     Output {
         /// The file.
         path: PathBuf,
         /// Why not.
-        why: String,
+        #[source]
+        why: Unwritable,
     },
 }
 
-impl fmt::Display for TuneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TuneError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            TuneError::Parse {
-                path,
-                line,
-                message,
-            } => write!(f, "{}:{line}: {message}", path.display()),
-            TuneError::BadWeights { path, message } => {
-                write!(f, "{}: not a weight table: {message}", path.display())
-            }
-            TuneError::NotEnoughData(n) => {
-                write!(f, "only {n} positions: too few to tune (need at least 20)")
-            }
-            TuneError::Output { path, why } => write!(f, "cannot write {}: {why}", path.display()),
-        }
+/// What is wrong with one line of a data file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    /// Not two or three `;`-separated fields.
+    #[error("expected '<FEN> ; <result> [; <score>]'")]
+    Fields,
+    /// The first field is not a position.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// The result field is not 1, 0.5 or 0 (or a PGN result).
+    #[error("result '{0}': expected 1, 0.5 or 0 (Red's view)")]
+    Result(String),
+    /// The score field is not a whole number of centipawns.
+    #[error("score '{0}': expected centipawns (Red's view)")]
+    Score(String),
+    /// A `# rules:` line names rules this build does not know.
+    #[error(transparent)]
+    Rules(#[from] OptionError),
+    /// A `# done:` line that does not say how many games the run played.
+    #[error("'# done:' without games=N")]
+    DoneWithoutGames,
+    /// A valid line that the reader cannot use (the trainer needs a score),
+    /// in the reader's words.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl From<&str> for LineError {
+    /// The reader's refusal of a line, so that its `add` can answer
+    /// `Err("why")?`.
+    fn from(why: &str) -> LineError {
+        LineError::Refused(why.to_string())
     }
 }
 
-impl std::error::Error for TuneError {}
+/// Why a file cannot be written where the tuner was told to write it.
+#[derive(Debug, thiserror::Error)]
+pub enum Unwritable {
+    /// The path names a directory.
+    #[error("it is a directory")]
+    IsDirectory,
+    /// The directory the file would go in does not exist.
+    #[error("no directory {}", .0.display())]
+    NoDirectory(PathBuf),
+    /// Opening the file for writing failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
 
 /// One position of a data file with its labels, both from Red's view.
 #[derive(Clone, Debug)]
@@ -79,7 +114,7 @@ pub struct Labelled {
 }
 
 /// One line of a data file, parsed: `None` for comments and blank lines.
-pub fn parse_line(line: &str) -> Result<Option<Labelled>, String> {
+pub fn parse_line(line: &str) -> Result<Option<Labelled>, LineError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -88,23 +123,19 @@ pub fn parse_line(line: &str) -> Result<Option<Labelled>, String> {
     let (fen, result, score) = match fields[..] {
         [fen, result] => (fen, result, None),
         [fen, result, score] => (fen, result, Some(score)),
-        _ => return Err("expected '<FEN> ; <result> [; <score>]'".to_string()),
+        _ => return Err(LineError::Fields),
     };
-    let position: Position = fen.parse().map_err(|e| format!("{e}"))?;
+    let position: Position = fen.parse()?;
     let result: f64 = match result {
         "1" | "1.0" | "1-0" => 1.0,
         "0" | "0.0" | "0-1" => 0.0,
         "0.5" | "1/2-1/2" => 0.5,
-        other => {
-            return Err(format!(
-                "result '{other}': expected 1, 0.5 or 0 (Red's view)"
-            ));
-        }
+        other => return Err(LineError::Result(other.to_string())),
     };
     let score = score
         .map(|s| {
             s.parse::<i32>()
-                .map_err(|_| format!("score '{s}': expected centipawns (Red's view)"))
+                .map_err(|_| LineError::Score(s.to_string()))
         })
         .transpose()?;
     Ok(Some(Labelled {
@@ -133,7 +164,7 @@ const PARSE_CHUNK: usize = 4096;
 /// `add`'s error is reported with the file and line.
 pub fn read_files<C: Default + Send>(
     paths: &[PathBuf],
-    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), String> + Sync,
+    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), LineError> + Sync,
     mut sink: impl FnMut(C),
 ) -> Result<RunSummary, TuneError> {
     let mut summary = RunSummary::default();
@@ -142,10 +173,10 @@ pub fn read_files<C: Default + Send>(
             path: path.clone(),
             error,
         })?;
-        let parse_error = |line: usize, message: String| TuneError::Parse {
+        let parse_error = |line: usize, error: LineError| TuneError::Parse {
             path: path.clone(),
             line,
-            message,
+            error,
         };
         // Rules apply from their line on; gather positions with theirs first.
         let mut rules = Rules::default();
@@ -155,13 +186,13 @@ pub fn read_files<C: Default + Send>(
                 rules = Rules::default();
                 rules
                     .apply_settings(settings.split_whitespace())
-                    .map_err(|e| parse_error(i + 1, e.to_string()))?;
+                    .map_err(|e| parse_error(i + 1, e.into()))?;
             } else if let Some(done) = line.trim().strip_prefix("# done:") {
                 let games = done
                     .split_whitespace()
                     .find_map(|w| w.strip_prefix("games="))
                     .and_then(|g| g.parse::<usize>().ok())
-                    .ok_or_else(|| parse_error(i + 1, "'# done:' without games=N".into()))?;
+                    .ok_or_else(|| parse_error(i + 1, LineError::DoneWithoutGames))?;
                 summary.games += games;
                 summary.runs.push(done.trim().to_string());
             } else {
@@ -251,7 +282,7 @@ fn count_positions(paths: &[PathBuf]) -> Result<usize, TuneError> {
 pub fn read_split<C: Entries>(
     paths: &[PathBuf],
     fraction: f64,
-    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), String> + Sync,
+    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), LineError> + Sync,
 ) -> Result<(C, C, RunSummary, Split), TuneError> {
     let split = split_for(count_positions(paths)?);
     let (mut train, mut validation) = (C::default(), C::default());
@@ -295,9 +326,19 @@ mod tests {
         assert_eq!((l.result, l.score), (0.5, None));
         let l = parse_line(&format!("{fen} ; 1 ; -42")).unwrap().unwrap();
         assert_eq!((l.result, l.score), (1.0, Some(-42)));
-        assert!(parse_line(fen).is_err());
-        assert!(parse_line(&format!("{fen} ; 2")).is_err());
-        assert!(parse_line(&format!("{fen} ; 1 ; 3.5")).is_err());
+        assert_eq!(parse_line(fen).unwrap_err(), LineError::Fields);
+        assert_eq!(
+            parse_line(&format!("{fen} ; 2")).unwrap_err(),
+            LineError::Result("2".into())
+        );
+        assert_eq!(
+            parse_line(&format!("{fen} ; 1 ; 3.5")).unwrap_err(),
+            LineError::Score("3.5".into())
+        );
+        assert!(matches!(
+            parse_line("7/7 w ; 1").unwrap_err(),
+            LineError::Fen(FenError::RankCount { found: 2 })
+        ));
         assert!(parse_line(&format!("{fen} ; 1 ; 3 ; 4")).is_err());
         assert!(parse_line("nonsense ; 1").is_err());
     }
@@ -324,5 +365,41 @@ mod tests {
         assert_eq!(split_for(1000), Split::HeldOut { block: 100 });
         assert_eq!(split_for(2560), Split::HeldOut { block: BLOCK });
         assert_eq!(split_for(1_000_000), Split::HeldOut { block: BLOCK });
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_keeps_its_io_error_and_a_bad_line_its_place() {
+        let dir = std::env::temp_dir().join(format!("doushou-data-errors-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let add = |n: &mut usize, _: Labelled, _: &Rules| -> Result<(), LineError> {
+            *n += 1;
+            Ok(())
+        };
+        let missing = dir.join("missing.txt");
+        let error = read_files(std::slice::from_ref(&missing), add, |_: usize| {}).unwrap_err();
+        let kind = std::error::Error::source(&error)
+            .and_then(|e| e.downcast_ref::<std::io::Error>())
+            .map(std::io::Error::kind);
+        assert_eq!(kind, Some(std::io::ErrorKind::NotFound), "{error:?}");
+
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "# rules: NoSuchRule=1\n").unwrap();
+        let error = read_files(std::slice::from_ref(&bad), add, |_: usize| {}).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                TuneError::Parse {
+                    line: 1,
+                    error: LineError::Rules(_),
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("{}:1: unknown option 'NoSuchRule'", bad.display())
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

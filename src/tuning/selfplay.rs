@@ -8,11 +8,13 @@
 //! whatever `jobs` is.
 
 use crate::engine::search::Silent;
-use crate::engine::{Engine, GoLimits};
-use crate::rules::{DEN, Game, NEIGHBOURS, Outcome, Position, Rules, START_FEN, Side};
+use crate::engine::{Engine, GoError, GoLimits};
+use crate::rules::{
+    DEN, Game, GameError, Move, NEIGHBOURS, Outcome, Position, Rules, START_FEN, Side,
+};
+use crate::util::options::OptionError;
 use crate::util::rng::SplitMix64;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::Write;
 use std::time::Instant;
 
@@ -88,32 +90,32 @@ impl Default for SelfplayConfig {
 }
 
 /// Why self-play could not run or stopped.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SelfplayError {
     /// The configuration cannot work (no limit, no games, no threads).
+    #[error("selfplay: {0}")]
     Config(String),
-    /// The engine refused an option or a position.
-    Engine(String),
+    /// The engine refused an option (`--eval-file`, a rule switch).
+    #[error("selfplay engine: {0}")]
+    Option(#[source] OptionError),
+    /// The engine refused a game's position.
+    #[error("selfplay engine: {0}")]
+    Position(#[source] GameError),
+    /// The engine could not search.
+    #[error("selfplay engine: {0}")]
+    Search(#[source] GoError),
+    /// The search answered a move that is not legal: a bug in the engine,
+    /// reported rather than written as data.
+    #[error("selfplay engine: search answered {best} in {fen}")]
+    IllegalAnswer {
+        /// The move the search answered.
+        best: Move,
+        /// The position it was asked about.
+        fen: String,
+    },
     /// Writing the output failed.
-    Io(std::io::Error),
-}
-
-impl fmt::Display for SelfplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SelfplayError::Config(s) => write!(f, "selfplay: {s}"),
-            SelfplayError::Engine(s) => write!(f, "selfplay engine: {s}"),
-            SelfplayError::Io(e) => write!(f, "selfplay output: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for SelfplayError {}
-
-impl From<std::io::Error> for SelfplayError {
-    fn from(e: std::io::Error) -> SelfplayError {
-        SelfplayError::Io(e)
-    }
+    #[error("selfplay output: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// One finished game.
@@ -181,14 +183,10 @@ fn red_score(outcome: Option<Outcome>) -> f64 {
 }
 
 /// An engine set up for self-play: one thread, a small table, the run's rules.
-/// The error is the engine's refusal, for [`SelfplayError::Engine`].
-fn new_engine(config: &SelfplayConfig) -> Result<Engine, String> {
+/// The error is the engine's refusal, for [`SelfplayError::Option`].
+fn new_engine(config: &SelfplayConfig) -> Result<Engine, OptionError> {
     let mut engine = Engine::new();
-    let set = |engine: &mut Engine, name: &str, value: &str| {
-        engine
-            .set_option(name, Some(value))
-            .map_err(|e| e.to_string())
-    };
+    let set = |engine: &mut Engine, name: &str, value: &str| engine.set_option(name, Some(value));
     set(&mut engine, "Threads", "1")?;
     set(&mut engine, "Hash", &config.hash_mb.max(1).to_string())?;
     for (name, value) in config.rules.settings() {
@@ -235,16 +233,15 @@ pub fn play_game(
         } else {
             engine
                 .set_position(START_FEN, &moves)
-                .map_err(|e| SelfplayError::Engine(e.to_string()))?;
+                .map_err(SelfplayError::Position)?;
             let result = engine
                 .search(&limits, &Silent)
-                .map_err(|e| SelfplayError::Engine(format!("{e:?}")))?;
+                .map_err(SelfplayError::Search)?;
             if !legal.contains(&result.best_move) {
-                return Err(SelfplayError::Engine(format!(
-                    "search answered {} in {}",
-                    result.best_move,
-                    game.position().fen()
-                )));
+                return Err(SelfplayError::IllegalAnswer {
+                    best: result.best_move,
+                    fen: game.position().fen(),
+                });
             }
             let pos = game.position();
             if is_quiet(pos, &rules) {
@@ -317,7 +314,7 @@ pub fn run(
         || new_engine(config),
         |engine, nth| match engine {
             Ok(engine) => play_game(engine, config, first + nth),
-            Err(e) => Err(SelfplayError::Engine(e.clone())),
+            Err(e) => Err(SelfplayError::Option(e.clone())),
         },
         |_, record| -> Result<(), SelfplayError> {
             let record = record?;
@@ -385,6 +382,45 @@ mod tests {
             run(&config, &mut out, &mut |_| {}),
             Err(SelfplayError::Config(_))
         ));
+    }
+
+    #[test]
+    fn a_refused_option_and_a_failed_write_are_told_apart() {
+        let config = SelfplayConfig {
+            games: 1,
+            depth: Some(1),
+            nodes: None,
+            engine_options: vec![("NoSuchOption".into(), "1".into())],
+            ..SelfplayConfig::default()
+        };
+        let refused = run(&config, &mut Vec::new(), &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&refused, SelfplayError::Option(OptionError::Unknown(n)) if n == "NoSuchOption"),
+            "{refused:?}"
+        );
+        assert_eq!(
+            refused.to_string(),
+            "selfplay engine: unknown option 'NoSuchOption'"
+        );
+        /// A writer whose every write fails, as a full disk does.
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::from(std::io::ErrorKind::StorageFull))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let config = SelfplayConfig {
+            engine_options: Vec::new(),
+            ..config
+        };
+        let failed = run(&config, &mut Full, &mut |_| {}).unwrap_err();
+        let source = std::error::Error::source(&failed)
+            .and_then(|e| e.downcast_ref::<std::io::Error>())
+            .map(std::io::Error::kind);
+        assert_eq!(source, Some(std::io::ErrorKind::StorageFull), "{failed:?}");
     }
 
     #[test]

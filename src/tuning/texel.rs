@@ -13,6 +13,7 @@
 //! small to split is validated on its training positions, and says so.
 
 use super::data;
+use super::data::Unwritable;
 pub use super::data::{MIN_HELD_OUT, Split, TuneError};
 use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use crate::rules::Side;
@@ -487,19 +488,19 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
 /// is not a directory, and it can be opened for writing (a new file is
 /// created and removed again; an existing one is left as it is).
 pub fn check_writable(path: &Path) -> Result<(), TuneError> {
-    let fail = |why: String| TuneError::Output {
+    let fail = |why: Unwritable| TuneError::Output {
         path: path.to_path_buf(),
         why,
     };
     if path.is_dir() {
-        return Err(fail("it is a directory".into()));
+        return Err(fail(Unwritable::IsDirectory));
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     if !dir.is_dir() {
-        return Err(fail(format!("no directory {}", dir.display())));
+        return Err(fail(Unwritable::NoDirectory(dir.to_path_buf())));
     }
     let probe = if path.exists() {
         std::fs::OpenOptions::new()
@@ -513,7 +514,7 @@ pub fn check_writable(path: &Path) -> Result<(), TuneError> {
             .open(path)
             .and_then(|_| std::fs::remove_file(path))
     };
-    probe.map_err(|e| fail(e.to_string()))
+    probe.map_err(|e| fail(e.into()))
 }
 
 /// Writes `weights.rs` text to `path`.

@@ -1,7 +1,8 @@
 //! Reading binary files field by field without trusting their length: every
 //! read is checked against the bytes there are, so a short or damaged file is
 //! an error, never a panic. The net file and the trainer's checkpoints are read
-//! with it, and both are summed with the one [`fnv1a`].
+//! with it, and both are summed with the one [`fnv1a`]; the tablebase files
+//! too, summed with its 64-bit form [`fnv1a64`].
 
 /// FNV-1a, 32 bits: start at `0x811C9DC5`; for each byte, xor it in, then
 /// multiply by `0x01000193` (wrapping). The checksum of the net file and of the
@@ -9,6 +10,15 @@
 pub fn fnv1a(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0x811C_9DC5u32, |hash, &b| {
         (hash ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// FNV-1a, 64 bits: start at `0xCBF29CE484222325`; for each byte, xor it in,
+/// then multiply by `0x100000001B3` (wrapping). The checksum of the tablebase
+/// files.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xCBF2_9CE4_8422_2325u64, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
     })
 }
 
@@ -63,22 +73,32 @@ impl<'a> ByteReader<'a> {
         Ok(out)
     }
 
-    /// A little-endian u32.
+    /// The next byte, as a number.
+    pub fn u8(&mut self) -> Result<u8, Truncated> {
+        self.array().map(|[b]| b)
+    }
+
+    /// The next two bytes as a little-endian u16.
+    pub fn u16(&mut self) -> Result<u16, Truncated> {
+        self.array().map(u16::from_le_bytes)
+    }
+
+    /// The next four bytes as a little-endian u32.
     pub fn u32(&mut self) -> Result<u32, Truncated> {
         self.array().map(u32::from_le_bytes)
     }
 
-    /// A little-endian i32.
+    /// The next four bytes as a little-endian i32.
     pub fn i32(&mut self) -> Result<i32, Truncated> {
         self.array().map(i32::from_le_bytes)
     }
 
-    /// A little-endian u64.
+    /// The next eight bytes as a little-endian u64.
     pub fn u64(&mut self) -> Result<u64, Truncated> {
         self.array().map(u64::from_le_bytes)
     }
 
-    /// A little-endian f64.
+    /// The next eight bytes as a little-endian f64.
     pub fn f64(&mut self) -> Result<f64, Truncated> {
         self.array().map(f64::from_le_bytes)
     }
@@ -111,6 +131,9 @@ mod tests {
         assert_eq!(fnv1a(b""), 0x811c_9dc5);
         assert_eq!(fnv1a(b"a"), 0xe40c_292c);
         assert_eq!(fnv1a(b"foobar"), 0xbf9c_f968);
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
     }
 
     #[test]

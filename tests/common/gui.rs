@@ -5,15 +5,17 @@
 
 use super::{BIN, TIMEOUT};
 use serde_json::{Value, json};
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// A running `doushou gui`.
 pub struct GuiServer {
     child: Child,
-    /// `http://127.0.0.1:PORT/`.
+    /// The page's address, `http://127.0.0.1:PORT/`.
     pub url: String,
     /// `127.0.0.1:PORT`, the Host the server accepts.
     pub authority: String,
@@ -121,6 +123,44 @@ pub fn wait_for<T>(what: &str, timeout: Duration, mut probe: impl FnMut() -> Opt
         assert!(Instant::now() < deadline, "gave up waiting for {what}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Runs `doushou tb <args>`, which must succeed; answers its output.
+fn tb(args: &[&OsStr]) -> String {
+    let out = Command::new(BIN)
+        .arg("tb")
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN} tb: {e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "tb {args:?} failed: {err}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A directory of endgame tables for the GUI tests, made once by `doushou tb
+/// generate --material ELvr` (Red elephant and lion against Blue rat, and the
+/// two-piece tables it needs: a second's work). It lives under Cargo's
+/// per-build scratch directory; a later run reads the files, not remakes them.
+pub fn tablebases() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-tablebases");
+        let words = ["generate", "--material", "ELvr", "--threads", "1", "--out"];
+        let mut args: Vec<&OsStr> = words.iter().map(OsStr::new).collect();
+        args.push(dir.as_os_str());
+        tb(&args);
+        dir
+    })
+}
+
+/// What `doushou tb probe --path DIR` prints for each of `fens`, in order.
+pub fn tb_probe<S: AsRef<str>>(dir: &Path, fens: &[S]) -> Vec<String> {
+    let mut args: Vec<&OsStr> = vec![OsStr::new("probe"), OsStr::new("--path"), dir.as_os_str()];
+    args.extend(fens.iter().map(|f| OsStr::new(f.as_ref())));
+    let lines: Vec<String> = tb(&args).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), fens.len(), "one line per position: {lines:?}");
+    lines
 }
 
 /// The first program of this name on the `PATH`.
@@ -258,7 +298,7 @@ impl Browser {
             .unwrap_or_else(|e| panic!("WebDriver: {e}"))
     }
 
-    /// Opens a page.
+    /// Loads `url` in the browser (WebDriver waits until it has loaded).
     pub fn goto(&self, url: &str) {
         self.command("POST", "/url", Some(&json!({ "url": url })));
     }

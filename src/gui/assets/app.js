@@ -36,6 +36,12 @@ const VARIANT_TITLES = { jungle: "Dou Shou Qi · Jungle", xoudouqi: "Xou Dou Qi"
 
 const $ = (id) => document.getElementById(id);
 
+// The record tags shown under the moves, named for people.
+const TAG_NAMES = {
+  Red: "Red", Blue: "Blue", RedLevel: "Red level", BlueLevel: "Blue level",
+  Round: "Round", Termination: "Ended by",
+};
+
 // ---------------------------------------------------------------- the API
 
 async function api(method, path, body) {
@@ -387,8 +393,21 @@ function renderMoves() {
   }
   const current = box.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
-  const tags = state.pgn.match(/\[(Red|Blue|RedLevel|BlueLevel|Termination|Round) "[^"]*"\]/g) || [];
-  $("game-tags").textContent = tags.join(" ");
+  // The record's tags that say who played and how it ended, as words (a
+  // placeholder `-`, such as the Round of a game outside a match, is left out).
+  const tagBox = $("game-tags");
+  tagBox.replaceChildren();
+  for (const [, name, value] of state.pgn.matchAll(/\[(Red|Blue|RedLevel|BlueLevel|Round|Termination) "([^"]*)"\]/g)) {
+    if (value === "" || value === "-") continue;
+    const tag = document.createElement("span");
+    tag.className = "tag";
+    tag.dataset.tag = name;
+    const key = document.createElement("span");
+    key.className = "tag-name";
+    key.textContent = TAG_NAMES[name] || name;
+    tag.append(key, value);
+    tagBox.appendChild(tag);
+  }
   $("download-pgn").href = "data:application/x-chess-pgn;charset=utf-8," + encodeURIComponent(state.pgn);
   renderReview();
 }
@@ -609,6 +628,54 @@ function renderAnalysis() {
   drawArrow();
 }
 
+// A table verdict in words, for `side` (the side it is for).
+function verdictWords(side, v) {
+  const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
+  if (v.result === "draw") return "draw";
+  if (v.plies === 0) return `${side} has ${v.result === "win" ? "won" : "lost"}`;
+  return `${side} ${v.result === "win" ? "wins" : "loses"} in ${plies(v.plies)}`;
+}
+
+function renderTablebase() {
+  const tb = state.tablebase;
+  $("tablebase").hidden = !tb;
+  if (!tb) return;
+  const side = state.side_to_move === "red" ? "Red" : "Blue";
+  const badge = $("tablebase-verdict");
+  badge.textContent = verdictWords(side, tb.verdict);
+  badge.dataset.verdict = tb.verdict.text;
+  badge.className = `badge tb-${tb.verdict.result}`;
+  // The page may move here (state.legal): then a ranked move is played by a click.
+  const playable = Object.keys(state.legal).length > 0;
+  const list = $("tablebase-moves");
+  list.replaceChildren();
+  for (const m of tb.moves) {
+    const li = document.createElement("li");
+    li.className = `line tb-${m.verdict.result}` + (playable ? "" : " idle");
+    li.dataset.move = m.move;
+    li.dataset.verdict = m.verdict.text;
+    const verdict = document.createElement("span");
+    verdict.className = "score";
+    verdict.textContent = m.verdict.text;
+    const move = document.createElement("span");
+    move.className = "pv";
+    move.textContent = m.display;
+    li.append(verdict, move);
+    if (playable) {
+      li.title = `${verdictWords(side, m.verdict)} (click to play it)`;
+      li.addEventListener("click", () => action("move", { move: m.move }));
+    }
+    list.appendChild(li);
+  }
+  const limit = tb.plies_before_limit;
+  const beyond = limit != null && tb.verdict.plies != null && tb.verdict.plies > limit;
+  const note = $("tablebase-note");
+  note.hidden = !beyond;
+  note.textContent = beyond
+    ? `The no-capture limit ends the game in ${limit} plies, before this ${tb.verdict.result} comes to pass.`
+    : "";
+}
+
 function renderEvalBar(score) {
   let share = 0.5;
   let text = "";
@@ -687,8 +754,7 @@ function render() {
   const over = state.result !== "*";
   $("resign").disabled = $("draw-offer").disabled = over;
   $("takeback").disabled = !over && state.moves.length === 0;
-  $("tablebase").hidden = !state.tablebase;
-  if (state.tablebase) $("tablebase-verdict").textContent = JSON.stringify(state.tablebase);
+  renderTablebase();
   $("nav-start").disabled = $("nav-back").disabled = state.ply === 0;
   $("nav-forward").disabled = $("nav-end").disabled = state.ply >= state.moves.length;
   if (state.error) showError(state.error, true);

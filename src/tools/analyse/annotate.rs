@@ -22,7 +22,7 @@ pub const DEFAULT_BLUNDER_CP: u32 = 150;
 /// the GUI's review marks them (a blunder is past the caller's threshold,
 /// `analyse --blunder`).
 pub const INACCURACY_CP: i32 = 50;
-/// See [`INACCURACY_CP`].
+/// Centipawns lost past which a move is a mistake (see [`INACCURACY_CP`]).
 pub const MISTAKE_CP: i32 = 100;
 
 /// How bad a move other than the engine's choice is, by what it lost.
@@ -75,7 +75,7 @@ pub struct PlyNote {
     pub side: Side,
     /// The position before the move.
     pub fen: String,
-    /// The move played.
+    /// The move played in the game (compared with the engine's choice).
     pub played: Move,
     /// The engine's choice in the position before.
     pub best: Move,

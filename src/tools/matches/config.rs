@@ -6,7 +6,6 @@ use super::game::Referee;
 use super::openings::Opening;
 use super::stats::Sprt;
 use crate::client::{EngineSpec, SpecError};
-use std::fmt;
 use std::path::PathBuf;
 
 /// A whole match, checked and ready to play.
@@ -31,16 +30,9 @@ pub struct MatchConfig {
 }
 
 /// Why a setting of the match was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct ConfigError(pub String);
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 impl From<SpecError> for ConfigError {
     fn from(e: SpecError) -> ConfigError {

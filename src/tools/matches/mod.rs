@@ -26,7 +26,7 @@ pub mod stats;
 pub mod summary;
 
 pub use config::{ConfigError, MatchConfig};
-pub use record::MatchSettings;
+pub use record::{MatchSettings, RecordError};
 pub use summary::{EngineTally, GameSummary, MatchSummary};
 
 use crate::client::{self, ClientError, EngineLimits, EngineSpec};
@@ -36,7 +36,6 @@ use game::{GameRecord, Seat, Termination};
 use schedule::{Job, schedule};
 use stats::SprtState;
 use std::collections::HashSet;
-use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,51 +44,51 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 /// Why a match could not be played or recorded.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum MatchError {
     /// A file could not be opened or written.
+    #[error("{}: {error}", .path.display())]
     Io {
         /// Which file.
         path: PathBuf,
         /// What went wrong.
+        #[source]
         error: std::io::Error,
     },
     /// Engines that could not be started, or did not complete the handshake,
     /// before the first game: (name, command line, what went wrong).
+    #[error("{}", not_started_text(.0))]
     EnginesDidNotStart(Vec<(String, String, ClientError)>),
     /// The record given to `--resume` could not be read back.
-    Resume(String),
+    #[error("--resume: {0}")]
+    Resume(#[from] RecordError),
 }
 
-impl fmt::Display for MatchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatchError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            MatchError::Resume(why) => write!(f, "--resume: {why}"),
-            MatchError::EnginesDidNotStart(failures) => {
-                let each = |(name, command, error): &(String, String, ClientError)| {
-                    let hint = match error {
-                        ClientError::Timeout { waiting_for, .. } if *waiting_for == "uciok" => {
-                            " (--start-timeout allows more)"
-                        }
-                        ClientError::Timeout { .. } => " (--hang-timeout allows more)",
-                        _ => "",
-                    };
-                    format!("engine '{name}' (command: {command}) did not start: {error}{hint}")
-                };
-                match &failures[..] {
-                    [one] => write!(f, "{}; no game was played", each(one)),
-                    all => {
-                        write!(f, "{} engines did not start; no game was played", all.len())?;
-                        all.iter().try_for_each(|x| write!(f, "\n  {}", each(x)))
-                    }
-                }
+/// The message of [`MatchError::EnginesDidNotStart`]: each engine with its
+/// command and the timeout option that allows more, when it timed out.
+fn not_started_text(failures: &[(String, String, ClientError)]) -> String {
+    let each = |(name, command, error): &(String, String, ClientError)| {
+        let hint = match error {
+            ClientError::Timeout { waiting_for, .. } if *waiting_for == "uciok" => {
+                " (--start-timeout allows more)"
             }
+            ClientError::Timeout { .. } => " (--hang-timeout allows more)",
+            _ => "",
+        };
+        format!("engine '{name}' (command: {command}) did not start: {error}{hint}")
+    };
+    match failures {
+        [one] => format!("{}; no game was played", each(one)),
+        all => {
+            let mut text = format!("{} engines did not start; no game was played", all.len());
+            for x in all {
+                text.push_str("\n  ");
+                text.push_str(&each(x));
+            }
+            text
         }
     }
 }
-
-impl std::error::Error for MatchError {}
 
 /// Starts every engine once, all at once, as a game would: a mistyped command
 /// or an engine that does not speak the protocol stops the match before its
@@ -170,7 +169,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, MatchError> {
 /// The PGN file, if any, keeps only the finished games' records before the
 /// new ones are appended.
 pub fn resume_match(path: &Path) -> Result<MatchSummary, MatchError> {
-    let resumed = record::read(path).map_err(MatchError::Resume)?;
+    let resumed = record::read(path)?;
     if let Some(pgn) = &resumed.config.pgn {
         let rounds: HashSet<usize> = resumed.games.iter().map(|g| g.round).collect();
         record::repair_pgn(pgn, &rounds).map_err(|error| MatchError::Io {
@@ -231,11 +230,10 @@ fn play_match(
             .and_then(|i| jobs.get(i))
             .filter(|job| names[job.red] == game.red && names[job.blue] == game.blue)
             .copied()
-            .ok_or_else(|| {
-                MatchError::Resume(format!(
-                    "game {} ({} vs {}) is not a game of this match",
-                    game.round, game.red, game.blue
-                ))
+            .ok_or_else(|| RecordError::ForeignGame {
+                round: game.round,
+                red: game.red.clone(),
+                blue: game.blue.clone(),
             })?;
         summary.count(game, job);
     }

@@ -2,7 +2,7 @@
 //! either a position (`<fen> [moves ...]`) or moves from the start position;
 //! `#` starts a comment. Each is checked with the rules: legal and not over.
 
-use crate::rules::{Game, Rules, START_FEN};
+use crate::rules::{Game, GameError, Outcome, Rules, START_FEN};
 use crate::util::rng::SplitMix64;
 use std::fmt;
 
@@ -24,9 +24,9 @@ impl Opening {
     /// The opening's game under `rules`: its moves played, ready to go on.
     pub fn game(&self, rules: Rules) -> Result<Game, OpeningError> {
         let game = Game::from_fen_and_moves(rules, &self.fen, &self.moves)
-            .map_err(|e| OpeningError::Invalid(e.to_string()))?;
+            .map_err(OpeningError::Invalid)?;
         if let Some(outcome) = game.outcome() {
-            return Err(OpeningError::Over(outcome.to_string()));
+            return Err(OpeningError::Over(outcome));
         }
         Ok(game)
     }
@@ -46,35 +46,27 @@ impl fmt::Display for Opening {
 }
 
 /// Why an opening was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningError {
     /// The position or a move is not valid under the rules.
-    Invalid(String),
+    #[error(transparent)]
+    Invalid(#[from] GameError),
     /// The game is already over there.
-    Over(String),
+    #[error("the game is already over ({0})")]
+    Over(Outcome),
     /// The file holds no opening.
+    #[error("no opening in the file")]
     Empty,
     /// A line of a file is refused.
+    #[error("line {line}: {error}")]
     Line {
         /// Line number, from 1.
         line: usize,
         /// Why.
+        #[source]
         error: Box<OpeningError>,
     },
 }
-
-impl fmt::Display for OpeningError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpeningError::Invalid(e) => f.write_str(e),
-            OpeningError::Over(o) => write!(f, "the game is already over ({o})"),
-            OpeningError::Empty => f.write_str("no opening in the file"),
-            OpeningError::Line { line, error } => write!(f, "line {line}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for OpeningError {}
 
 /// Reads openings from a file's text and checks each under `rules`.
 pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningError> {

@@ -6,16 +6,69 @@
 
 use super::config::MatchConfig;
 use super::game::Referee;
-use super::openings::Opening;
+use super::openings::{Opening, OpeningError};
 use super::stats::Sprt;
 use super::summary::{GameSummary, MatchSummary};
 use crate::client::EngineSpec;
 use crate::rules::Rules;
 use crate::tools::pgn;
+use crate::util::options::OptionError;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Why a match record cannot be resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The record could not be read.
+    #[error("{}: {error}", .path.display())]
+    Read {
+        /// The record's file.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        error: std::io::Error,
+    },
+    /// The file is not JSON written by `doushou match --json`, or is cut short.
+    #[error(
+        "{}: not a match record that can be resumed (written by `doushou match --json`): {error}",
+        .path.display()
+    )]
+    NotARecord {
+        /// The record's file.
+        path: PathBuf,
+        /// Where the JSON reader gave up.
+        #[source]
+        error: serde_json::Error,
+    },
+    /// The record's rules are not rules this build knows.
+    #[error("the rules of the record: {0}")]
+    Rules(#[source] OptionError),
+    /// Fewer than two engines, no opening or no games: nothing to resume.
+    #[error("the record's settings name no match to play")]
+    NoMatch,
+    /// An opening of the record is not valid under its rules.
+    #[error("opening {number} of the record: {error}")]
+    Opening {
+        /// The opening's number in the record, from 1.
+        number: usize,
+        /// What is wrong with it.
+        #[source]
+        error: OpeningError,
+    },
+    /// A finished game of the record is not one the settings schedule (its
+    /// round or its engines differ): the record was edited or mixed up.
+    #[error("game {round} ({red} vs {blue}) is not a game of this match")]
+    ForeignGame {
+        /// The game's round, as recorded.
+        round: usize,
+        /// The engine recorded as Red.
+        red: String,
+        /// The engine recorded as Blue.
+        blue: String,
+    },
+}
 
 /// Everything a resumed match needs to play the same games as the first run:
 /// [`MatchConfig`] in a form that reads back. The openings are kept as played
@@ -58,18 +111,19 @@ impl MatchSettings {
     }
 
     /// The match again, its summary going to `json`.
-    fn config(self, json: &Path) -> Result<MatchConfig, String> {
+    fn config(self, json: &Path) -> Result<MatchConfig, RecordError> {
         let mut rules = Rules::default();
         rules
             .apply_settings(self.rules.split_whitespace())
-            .map_err(|e| format!("the rules of the record: {e}"))?;
+            .map_err(RecordError::Rules)?;
         if self.engines.len() < 2 || self.openings.is_empty() || self.games_per_pair == 0 {
-            return Err("the record's settings name no match to play".into());
+            return Err(RecordError::NoMatch);
         }
         for (i, opening) in self.openings.iter().enumerate() {
-            opening
-                .game(rules)
-                .map_err(|e| format!("opening {} of the record: {e}", i + 1))?;
+            opening.game(rules).map_err(|error| RecordError::Opening {
+                number: i + 1,
+                error,
+            })?;
         }
         Ok(MatchConfig {
             engines: self.engines,
@@ -248,14 +302,16 @@ pub struct Resumed {
 }
 
 /// Reads the record at `path` for `--resume`.
-pub fn read(path: &Path) -> Result<Resumed, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let record: RecordFile = serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}: not a match record that can be resumed (written by `doushou match --json`): {e}",
-            path.display()
-        )
+pub fn read(path: &Path) -> Result<Resumed, RecordError> {
+    let text = std::fs::read_to_string(path).map_err(|error| RecordError::Read {
+        path: path.to_path_buf(),
+        error,
     })?;
+    let record: RecordFile =
+        serde_json::from_str(&text).map_err(|error| RecordError::NotARecord {
+            path: path.to_path_buf(),
+            error,
+        })?;
     let config = record.settings.config(path)?;
     Ok(Resumed {
         config,
@@ -336,6 +392,34 @@ mod tests {
         repair_pgn(&path, &HashSet::from([1, 3])).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), one);
         repair_pgn(&dir.join("missing.pgn"), &HashSet::new()).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_record_that_cannot_be_resumed_says_why() {
+        let dir =
+            std::env::temp_dir().join(format!("doushou-record-errors-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.json");
+        match read(&missing) {
+            Err(RecordError::Read { path, error }) => {
+                assert_eq!(path, missing);
+                assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
+            }
+            other => panic!("{:?}", other.map(|_| ())),
+        }
+        let cut = dir.join("cut.json");
+        std::fs::write(&cut, "{\"settings\": ").unwrap();
+        let error = read(&cut).map(|_| ()).unwrap_err();
+        assert!(matches!(error, RecordError::NotARecord { .. }), "{error:?}");
+        assert!(
+            std::error::Error::source(&error).is_some_and(|e| e.is::<serde_json::Error>()),
+            "{error:?}"
+        );
+        assert!(error.to_string().starts_with(&format!(
+            "{}: not a match record that can be resumed",
+            cut.display()
+        )));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -146,16 +146,9 @@ impl fmt::Display for SprtState {
 }
 
 /// Why an `--sprt` argument was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--sprt: {0}")]
 pub struct SprtParseError(pub String);
-
-impl fmt::Display for SprtParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "--sprt: {}", self.0)
-    }
-}
-
-impl std::error::Error for SprtParseError {}
 
 impl Sprt {
     /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; alpha and beta

@@ -282,21 +282,14 @@ impl GameTags {
 }
 
 /// Why a records file could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {what}")]
 pub struct PgnError {
     /// Line number, from 1.
     pub line: usize,
     /// What is wrong.
     pub what: String,
 }
-
-impl fmt::Display for PgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.what)
-    }
-}
-
-impl std::error::Error for PgnError {}
 
 /// Reads every record of a file: tag lines, then move text up to a result,
 /// as [`read::read_entries`] cuts them, but strictly: text outside a record,

@@ -5,7 +5,6 @@
 //! with the line it is on.
 
 use crate::rules::{Game, GameError, Move, MoveError, Rules, START_FEN};
-use std::fmt;
 
 /// A position as a line gives it: the first position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,17 +24,22 @@ impl PositionSpec {
 }
 
 /// Why a line or a game record could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum InputError {
     /// The position or one of the moves after it is wrong.
-    Game(GameError),
+    #[error(transparent)]
+    Game(#[from] GameError),
     /// Nothing names the position (a line holding only `moves ...`).
+    #[error("no position: expected 'startpos' or a FEN before 'moves'")]
     MissingPosition,
     /// `startpos` followed by a word other than `moves`.
+    #[error("unexpected '{0}' after 'startpos' (expected 'moves')")]
     AfterStartpos(String),
     /// A line starting with `[` that is not a `[Name "Value"]` tag.
+    #[error("not a tag of the form [Name \"Value\"]: {0}")]
     BadTag(String),
     /// The `Variant` or `Rules` tag names rules this engine does not know.
+    #[error("tag {tag}: {why}")]
     BadRules {
         /// The tag's name.
         tag: String,
@@ -43,38 +47,21 @@ pub enum InputError {
         why: String,
     },
     /// The `FEN` tag holds no valid position.
-    BadFenTag(GameError),
+    #[error("tag FEN: {0}")]
+    BadFenTag(#[source] GameError),
     /// A move of a game's move list is malformed or illegal.
+    #[error("ply {ply}: {error}")]
     Move {
         /// Which ply of the game (1-based).
         ply: usize,
         /// What was wrong with it.
+        #[source]
         error: MoveError,
     },
     /// A `{` comment that the record never closes.
+    #[error("a '{{' comment is never closed")]
     UnclosedComment,
 }
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InputError::Game(e) => e.fmt(f),
-            InputError::MissingPosition => {
-                f.write_str("no position: expected 'startpos' or a FEN before 'moves'")
-            }
-            InputError::AfterStartpos(w) => {
-                write!(f, "unexpected '{w}' after 'startpos' (expected 'moves')")
-            }
-            InputError::BadTag(t) => write!(f, "not a tag of the form [Name \"Value\"]: {t}"),
-            InputError::BadRules { tag, why } => write!(f, "tag {tag}: {why}"),
-            InputError::BadFenTag(e) => write!(f, "tag FEN: {e}"),
-            InputError::Move { ply, error } => write!(f, "ply {ply}: {error}"),
-            InputError::UnclosedComment => f.write_str("a '{' comment is never closed"),
-        }
-    }
-}
-
-impl std::error::Error for InputError {}
 
 /// An input error with the (1-based) line it was found on.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -25,12 +25,12 @@ pub struct TrainOptions {
     pub epochs: usize,
     /// Positions per minibatch (one Adam step).
     pub batch: usize,
-    /// Adam's step size.
+    /// Adam's step size: about how far a weight moves in one step at first.
     pub lr: f64,
     /// Weight of the game result in the target; the rest goes to the search score.
     pub lambda: f64,
-    /// Seed of the initial weights and the shuffles (default 1; a resumed run
-    /// keeps its checkpoint's).
+    /// Seed of the initial weights and the shuffles (default 1; a resumed
+    /// run keeps the seed of its checkpoint).
     pub seed: Option<u64>,
     /// Threads (default: every core). The net does not depend on it.
     pub threads: Option<usize>,
@@ -53,7 +53,7 @@ pub fn run(options: &TrainOptions) -> Result<(), TrainError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| TrainError::Config(format!("cannot start {threads} threads: {e}")))?;
+        .map_err(|error| TrainError::Threads { threads, error })?;
     pool.install(|| train(options))
 }
 
@@ -72,16 +72,15 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     };
     config.check()?;
     if !(0.0..1.0).contains(&args.validation) {
-        return Err(TrainError::Config(
-            "--validation must be within 0..1".into(),
-        ));
+        return Err(TrainError::Flag {
+            flag: "validation",
+            must: "within 0..1",
+        });
     }
     if let Some(h) = args.hidden
         && !(1..=MAX_HIDDEN).contains(&h)
     {
-        return Err(TrainError::Config(format!(
-            "--hidden must be within 1..={MAX_HIDDEN}"
-        )));
+        return Err(TrainError::Hidden(h));
     }
     let resumed = args.resume.as_deref().map(Checkpoint::read).transpose()?;
     if let Some(state) = &resumed {
@@ -101,7 +100,7 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     }
     // Before the long part: an output that cannot be written fails now.
     for path in [&args.out, &checkpoint_path] {
-        crate::util::fs::check_writable(path).map_err(|error| TrainError::Io {
+        crate::util::fs::check_writable(path).map_err(|error| TrainError::Unusable {
             path: path.clone(),
             error,
         })?;

@@ -6,49 +6,85 @@ use crate::tuning::data::TuneError;
 use crate::util::bytes::Truncated;
 use std::path::PathBuf;
 
-/// Why training could not run.
+/// Why training could not run. The command line sorts these into usage
+/// errors (a flag, or a file it names, that cannot work: exit code 2) and
+/// the rest (bad data, a failed write: exit code 1).
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
-    /// The data could not be read.
+    /// The data could not be read: a file that cannot be opened, or a line
+    /// that is not a labelled position.
     #[error(transparent)]
     Data(#[from] TuneError),
-    /// A file could not be read or written.
+    /// A flag's value that cannot work (`--lambda 2`).
+    #[error("--{flag} must be {must}")]
+    Flag {
+        /// The flag, without its dashes.
+        flag: &'static str,
+        /// What its value must be.
+        must: &'static str,
+    },
+    /// A hidden width the net file cannot hold.
+    #[error("--hidden {0}: the width must be within 1..={MAX_HIDDEN}")]
+    Hidden(usize),
+    /// Every position read was held out for validation.
+    #[error("no positions to train on ({read} read, all held out for validation)")]
+    NoTrainingPositions {
+        /// Positions read, all of them held out.
+        read: usize,
+    },
+    /// The thread pool could not be started.
+    #[error("cannot start {threads} threads: {error}")]
+    Threads {
+        /// The threads asked for.
+        threads: usize,
+        /// Why rayon could not start them.
+        #[source]
+        error: rayon::ThreadPoolBuildError,
+    },
+    /// A file named on the command line that cannot be opened (`--resume`)
+    /// or created (`--out`, `--checkpoint`, checked before the data is read).
     #[error("{}: {error}", path.display())]
-    Io {
-        /// The file.
+    Unusable {
+        /// The file as named.
         path: PathBuf,
-        /// What went wrong.
+        /// Why it cannot be opened or created.
+        #[source]
+        error: std::io::Error,
+    },
+    /// Writing the net or a checkpoint failed.
+    #[error("{}: {error}", path.display())]
+    Write {
+        /// The file being written.
+        path: PathBuf,
+        /// The operating system's reason.
         #[source]
         error: std::io::Error,
     },
     /// A checkpoint that cannot be resumed from.
     #[error("{}: cannot resume: {error}", path.display())]
     Checkpoint {
-        /// The file.
+        /// The checkpoint file (`--resume`).
         path: PathBuf,
-        /// What is wrong with it.
+        /// What is wrong with its bytes.
         #[source]
         error: CheckpointError,
     },
     /// A checkpoint made with other settings than those asked for.
     #[error("{}: cannot resume: --{what} {asked}, but the checkpoint has {has}", path.display())]
     CheckpointDiffers {
-        /// The file.
+        /// The checkpoint file (`--resume`).
         path: PathBuf,
         /// The flag that differs.
         what: &'static str,
         /// The value asked for.
         asked: u64,
-        /// The checkpoint's.
+        /// The value the checkpoint was trained with.
         has: u64,
     },
     /// The quantised net is not one the engine would load (its output could
     /// overflow, for one): refused rather than written.
     #[error("the quantised net is not valid: {0}")]
     Quantise(#[from] NetError),
-    /// Settings that cannot work.
-    #[error("{0}")]
-    Config(String),
 }
 
 /// Why bytes are not a checkpoint this build can resume from.
@@ -83,7 +119,7 @@ pub enum CheckpointError {
     WrongSize {
         /// Bytes the header declares.
         expected: u64,
-        /// Bytes present.
+        /// The file's length in bytes.
         actual: u64,
     },
     /// A field read past the end.

@@ -30,7 +30,7 @@ const CHECKPOINT_VERSION: u32 = 2;
 
 /// Writes `bytes` to `path` atomically, naming the file in the error.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
-    write_atomically(path, bytes).map_err(|error| TrainError::Io {
+    write_atomically(path, bytes).map_err(|error| TrainError::Write {
         path: path.to_path_buf(),
         error,
     })
@@ -39,13 +39,14 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
 /// The training state written after every epoch, from which a run resumes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
-    /// The float weights.
+    /// The float network being fitted; the quantised net is made from it.
     pub net: FloatNet,
-    /// Adam's state.
+    /// Adam's moments and step count: with them a resumed run steps as the
+    /// uninterrupted run would have.
     pub adam: Adam,
     /// The seed of the run (initial weights, each epoch's shuffle).
     pub seed: u64,
-    /// Epochs done.
+    /// Epochs done: a resumed run starts with the next one.
     pub epoch: usize,
     /// Training positions of the run, to warn when resuming on other data.
     pub train_positions: u64,
@@ -98,10 +99,10 @@ impl Checkpoint {
         out
     }
 
-    /// Reads a checkpoint, refusing a file whose magic, version, size or
-    /// checksum is wrong.
+    /// Reads a checkpoint, refusing a file whose magic, version, size or checksum
+    /// is wrong (a damaged file is never half used).
     pub fn read(path: &Path) -> Result<Checkpoint, TrainError> {
-        let bytes = std::fs::read(path).map_err(|error| TrainError::Io {
+        let bytes = std::fs::read(path).map_err(|error| TrainError::Unusable {
             path: path.to_path_buf(),
             error,
         })?;
@@ -174,12 +175,12 @@ impl Checkpoint {
     }
 }
 
-/// The float network in the integers of the engine's net, with what
-/// quantising found.
+/// The float network in the integers of the engine's net, with what quantising
+/// found (for the trainer's report on stderr).
 #[derive(Clone, Debug)]
 pub struct Quantised {
-    /// The engine's net: written with [`Network::to_bytes`], the one writer of
-    /// the format.
+    /// The engine's net, to be written with [`Network::to_bytes`]: the format
+    /// has one writer, the engine's.
     pub net: Network,
     /// The largest |value| of `W1`, `b1`, `W2` and `b2` of the float net.
     pub largest: [f64; 4],

@@ -18,7 +18,7 @@ pub struct TrainConfig {
     pub epochs: usize,
     /// Positions per minibatch (one Adam step).
     pub batch: usize,
-    /// Adam's step size.
+    /// Adam's step size: about how far a weight moves in one step at first.
     pub learning_rate: f64,
     /// Weight of the game result in the target (the rest: the search score).
     pub lambda: f64,
@@ -29,15 +29,15 @@ pub struct TrainConfig {
 impl TrainConfig {
     /// Whether these settings can work.
     pub fn check(&self) -> Result<(), TrainError> {
-        let bad = |m: &str| Err(TrainError::Config(m.to_string()));
+        let bad = |flag, must| Err(TrainError::Flag { flag, must });
         if self.batch == 0 {
-            return bad("--batch must be at least 1");
+            return bad("batch", "at least 1");
         }
         if !(self.learning_rate.is_finite() && self.learning_rate > 0.0) {
-            return bad("--lr must be a positive number");
+            return bad("lr", "a positive number");
         }
         if !(0.0..=1.0).contains(&self.lambda) {
-            return bad("--lambda must be within 0..=1");
+            return bad("lambda", "within 0..=1");
         }
         Ok(())
     }

@@ -29,7 +29,7 @@ pub const TRAIN_SCALE: f64 = K;
 /// score = `TRAIN_SCALE × out` centipawns for the side to move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
-    /// Hidden width H.
+    /// Hidden width H: each perspective's accumulator holds H values.
     pub hidden: usize,
     /// `[W1 (TRAIN_INPUTS × H) | b1 (H) | W2 (2H) | b2 (1)]`.
     pub params: Vec<f32>,
@@ -66,7 +66,7 @@ impl FloatNet {
     }
 
     /// `W1` of the board inputs, input-major: input `i`'s row is
-    /// `w1()[i·H..(i+1)·H]`.
+    /// `w1()[i·H..(i+1)·H]`, its H weights.
     pub fn w1(&self) -> &[f32] {
         &self.params[..INPUTS * self.hidden]
     }
@@ -77,7 +77,7 @@ impl FloatNet {
         &self.params[at..at + self.hidden]
     }
 
-    /// `b1`.
+    /// `b1`: the H biases every accumulator starts from.
     pub fn b1(&self) -> &[f32] {
         let at = TRAIN_INPUTS * self.hidden;
         &self.params[at..at + self.hidden]
@@ -89,7 +89,7 @@ impl FloatNet {
         &self.params[at..at + 2 * self.hidden]
     }
 
-    /// `b2`.
+    /// `b2`: the output's bias.
     pub fn b2(&self) -> f32 {
         self.params[self.params.len() - 1]
     }
@@ -146,8 +146,8 @@ pub fn target(result: f32, score: f32, lambda: f32) -> f32 {
     lambda * result + (1.0 - lambda) * sigmoid(score as f64 / K) as f32
 }
 
-/// The summed squared error `(sigmoid(out) - target)²` of `net` over positions
-/// `range` of `positions`.
+/// The summed squared error `(sigmoid(out) - target)²` of `net` over the
+/// positions `range` (indices) of `positions`.
 pub fn loss_sum(
     net: &FloatNet,
     positions: &Positions,
@@ -275,11 +275,11 @@ impl Gradient {
 /// Adam's moments and step count, in the parameters' layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Adam {
-    /// First moments.
+    /// First moments: each parameter's running mean gradient.
     pub m: Vec<f32>,
-    /// Second moments.
+    /// Second moments: each parameter's running mean squared gradient.
     pub v: Vec<f32>,
-    /// Steps taken.
+    /// Steps taken, for the moments' bias correction.
     pub step: u64,
 }
 

@@ -67,18 +67,18 @@ impl Positions {
             .push(if red { red_score } else { -red_score } as f32);
     }
 
-    /// How many positions.
+    /// How many positions have been pushed.
     pub fn len(&self) -> usize {
         self.results.len()
     }
 
-    /// Whether there are none.
+    /// Whether no position has been pushed.
     pub fn is_empty(&self) -> bool {
         self.results.is_empty()
     }
 
-    /// Position `i`: the side to move's inputs, the other side's, the result
-    /// and the score.
+    /// Position `i`: the side to move's inputs, the other side's inputs, the
+    /// result and the score, all from the side to move's view.
     #[inline]
     pub(super) fn get(&self, i: usize) -> (&[u16], &[u16], f32, f32) {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
@@ -105,8 +105,8 @@ pub struct TrainingData {
 pub const ENOUGH_VALIDATION: usize = 1000;
 
 /// Reads data files (the format of [`crate::tuning`]; every line needs its
-/// score), holding out `validation` of the positions in blocks of
-/// [`data::BLOCK`] consecutive lines.
+/// score), holding out `validation` of the positions in blocks of consecutive
+/// lines ([`data::BLOCK`] of them, so that most held-out games are whole).
 pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainError> {
     let (train, held, runs, _split) = data::read_split(
         paths,
@@ -121,10 +121,7 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
         },
     )?;
     if train.is_empty() {
-        return Err(TrainError::Config(format!(
-            "no positions to train on ({} read, all held out for validation)",
-            held.len()
-        )));
+        return Err(TrainError::NoTrainingPositions { read: held.len() });
     }
     let mut seen = [false; RULE_INPUTS];
     for &input in &train.inputs {
