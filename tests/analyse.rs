@@ -508,3 +508,176 @@ fn a_record_written_by_doushou_match() {
         .collect();
     assert_eq!(white, ["a", "b"]);
 }
+
+// ---- endgame tables ------------------------------------------------------
+
+/// Every 2-piece table, made once per test binary by `doushou tb generate`
+/// (a fraction of a second) under the default rules.
+fn two_piece_tables() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("doushou-analyse-tb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dir_text = dir.to_str().unwrap().to_string();
+        let (code, _, err) = run(
+            &[
+                "tb",
+                "generate",
+                "--max-pieces",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+                &dir_text,
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        dir
+    })
+}
+
+/// Positions of two pieces (in the tables) and three (outside them).
+const TWO_PIECES: [&str; 5] = [
+    "7/7/7/3w3/7/7/7/3W3/7 w 0 1",
+    "7/7/7/3w3/7/7/7/3W3/7 b 0 1",
+    "7/7/7/3e3/7/7/7/3R3/7 w 0 1",
+    "7/7/7/1r5/7/7/7/3L3/7 w 0 1",
+    "7/7/7/7/1R5/7/7/7/1r5 w 0 1",
+];
+const THREE_PIECES: &str = "7/7/7/3e3/7/7/7/3R3/2C4 w 0 1";
+
+/// `doushou tb probe`'s answer for each position.
+fn probe(dir: &str, fens: &[&str]) -> Vec<String> {
+    let mut args = vec!["tb", "probe", "--path", dir];
+    args.extend_from_slice(fens);
+    let (code, out, err) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    out.lines().map(String::from).collect()
+}
+
+#[test]
+fn positions_in_the_tables_are_marked_as_tb_probe_answers() {
+    let dir = two_piece_tables().to_str().unwrap();
+    let probed = probe(dir, &TWO_PIECES);
+    assert!(probed.iter().any(|p| p.starts_with("win ")), "{probed:?}");
+    assert!(probed.iter().any(|p| p.starts_with("loss ")), "{probed:?}");
+    assert_eq!(probe(dir, &[THREE_PIECES, START]), ["none", "none"]);
+    let mut input = TWO_PIECES.join("\n");
+    input.push_str(&format!("\n{THREE_PIECES}\nstartpos\n"));
+    let common = [
+        "analyse",
+        "--tablebases",
+        dir,
+        "--depth",
+        "2",
+        "--jobs",
+        "1",
+    ];
+
+    let (code, text, err) = run(&common, &input);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), TWO_PIECES.len() + 2, "{text}");
+    for (line, verdict) in lines.iter().zip(&probed) {
+        assert!(
+            line.contains(&format!(" tb {verdict} pv ")),
+            "{line} / {verdict}"
+        );
+    }
+    for line in &lines[TWO_PIECES.len()..] {
+        assert!(!line.contains(" tb "), "{line}");
+    }
+
+    let mut args = common.to_vec();
+    args.push("--json");
+    let (code, out, err) = run(&args, &input);
+    assert_eq!(code, 0, "{err}");
+    let records = json_lines(&out);
+    for (record, verdict) in records.iter().zip(&probed) {
+        let tb = record.field("tablebase");
+        let mut words = verdict.split(' ');
+        assert_eq!(tb.field("verdict").str(), words.next().unwrap(), "{record}");
+        match words.next() {
+            Some(n) => assert_eq!(tb.field("plies").num(), n.parse::<f64>().unwrap()),
+            None => assert!(tb.field("plies").is_null(), "{record}"),
+        }
+    }
+    for record in &records[TWO_PIECES.len()..] {
+        assert!(record.field("tablebase").is_null(), "{record}");
+    }
+}
+
+#[test]
+fn each_move_of_a_game_in_the_tables_is_marked_before_it_is_played() {
+    let dir = two_piece_tables().to_str().unwrap();
+    let game = format!("{} moves d2c2 d6d5 c2c1", TWO_PIECES[0]);
+    let args = [
+        "analyse",
+        "--tablebases",
+        dir,
+        "--depth",
+        "2",
+        "--jobs",
+        "1",
+        "--game",
+        "--json",
+    ];
+    let (code, out, err) = run(&args, &game);
+    assert_eq!(code, 0, "{err}");
+    let record = &json_lines(&out)[0];
+    let moves = record.field("moves").arr();
+    let mut fens: Vec<String> = moves
+        .iter()
+        .map(|m| m.field("fen").str().to_string())
+        .collect();
+    // The last position: `analyse` of the game's line answers its FEN.
+    let (_, last, _) = run(&["analyse", "--json", "--depth", "1"], &game);
+    fens.push(json_lines(&last)[0].field("fen").str().to_string());
+    let fen_refs: Vec<&str> = fens.iter().map(String::as_str).collect();
+    let probed = probe(dir, &fen_refs);
+    let marks = moves
+        .iter()
+        .map(|m| m.field("tablebase"))
+        .chain([record.field("final_tablebase")]);
+    for (tb, verdict) in marks.zip(&probed) {
+        let text = match tb.field("plies").as_f64() {
+            Some(n) => format!("{} {n}", tb.field("verdict").str()),
+            None => tb.field("verdict").str().to_string(),
+        };
+        assert_eq!(&text, verdict);
+    }
+    assert_eq!(probed.len(), 4);
+
+    let (code, text, err) = run(&args[..args.len() - 1], &game);
+    assert_eq!(code, 0, "{err}");
+    let marked = text.lines().filter(|l| l.contains(" tb ")).count();
+    assert_eq!(marked, 4, "{text}");
+}
+
+#[test]
+fn tables_made_under_other_rules_are_refused_before_any_search() {
+    let dir = two_piece_tables().to_str().unwrap();
+    let (code, out, err) = run(
+        &[
+            "analyse",
+            "--tablebases",
+            dir,
+            "--variant",
+            "xoudouqi",
+            "--depth",
+            "1",
+        ],
+        "startpos\n",
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("made under other rules"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let missing = format!("{dir}-none");
+    let (code, out, err) = run(
+        &["analyse", "--tablebases", &missing, "--depth", "1"],
+        "startpos\n",
+    );
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+}

@@ -2,10 +2,12 @@
 //! [`crate::tools::analyse`]).
 //!
 //! Exit code: 0 when every input was answered, 1 when some were invalid (they
-//! get an error line and the rest goes on), 2 for a usage error.
+//! get an error line and the rest goes on) or the tables of `--tablebases`
+//! were refused, 2 for a usage error.
 
 use crate::cli::args::{EvalArgs, RulesArgs};
 use crate::cli::exit::Failure;
+use crate::tb::TbError;
 use crate::tools::analyse::{AnalyseConfig, AnalyseError, analyse};
 use clap::Args;
 use std::path::PathBuf;
@@ -48,6 +50,12 @@ pub struct AnalyseArgs {
     /// depth or node count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
+    /// Endgame tables (made by `doushou tb generate`): each analysed position
+    /// they hold is marked `tb win N`, `tb loss N` or `tb draw` for the side to
+    /// move (N in plies; in JSON a `tablebase` field), and the searches use
+    /// them. Tables made under other rules are refused before any search.
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<PathBuf>,
     /// Transposition table of each job, MB.
     #[arg(long, value_name = "MB", default_value_t = 16,
           value_parser = clap::value_parser!(u32).range(1..=4096))]
@@ -75,6 +83,7 @@ impl AnalyseArgs {
             blunder: self.blunder,
             jobs: self.jobs,
             hash: self.hash,
+            tablebases: self.tablebases.clone(),
             rules: self.rules.rules().map_err(AnalyseError::Rules)?,
             engine_options: self
                 .eval
@@ -89,6 +98,9 @@ pub fn run(args: &AnalyseArgs) -> i32 {
     let failure = match args.config().and_then(|config| analyse(&config)) {
         Ok(all_valid) => return i32::from(!all_valid),
         Err(AnalyseError::Write(e)) => Failure::Output(e),
+        // Tables that are there but refused are bad input; a directory that
+        // cannot be read is a usage error, as any file named on the line.
+        Err(e @ AnalyseError::Tablebases(TbError::Invalid { .. })) => Failure::Input(e.to_string()),
         Err(e) => Failure::Usage(e.to_string()),
     };
     failure.report()

@@ -12,7 +12,8 @@ pub mod report;
 
 use crate::engine::GoLimits;
 use crate::engine::time::TimeLimits;
-use crate::rules::{Rules, Side};
+use crate::rules::{Position, Rules, Side};
+use crate::tb::{TableSet, TbError, Verdict};
 use crate::tools::pgn::read::{self as input, GameSpec, LineError, PositionSpec};
 use crate::util::options::OptionError;
 use pool::{AnalysisTask, Setup, TaskResult};
@@ -50,6 +51,9 @@ pub struct AnalyseConfig {
     pub jobs: Option<u32>,
     /// Table per job, MB.
     pub hash: u32,
+    /// The endgame tables' directory: positions they hold are marked, and
+    /// every job's engine searches with them (`TablebasePath`).
+    pub tablebases: Option<PathBuf>,
     /// The rules in force.
     pub rules: Rules,
     /// Engine options set on every job's engine, `(name, value)`.
@@ -59,6 +63,10 @@ pub struct AnalyseConfig {
 /// Why `analyse` could not run at all, or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyseError {
+    /// The tables of `--tablebases` could not be read, or were refused (made
+    /// under other rules than the analysis's, or corrupted).
+    #[error("tablebases: {0}")]
+    Tablebases(#[source] TbError),
     /// `--variant`/`--set` named unknown rules.
     #[error("rules: {0}")]
     Rules(#[source] OptionError),
@@ -125,7 +133,16 @@ impl Unit {
 /// Answers every input; `Ok(false)` when some input was invalid.
 pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
     let rules = args.rules;
-    let engine_options = args.engine_options.clone();
+    let mut engine_options = args.engine_options.clone();
+    // Read and checked against the rules before any input or search.
+    let tables = match &args.tablebases {
+        Some(dir) => {
+            let set = TableSet::load(dir, rules).map_err(AnalyseError::Tablebases)?;
+            engine_options.push(("TablebasePath".to_string(), dir.display().to_string()));
+            Some(set)
+        }
+        None => None,
+    };
     let text = read_input(args.input.as_ref())?;
     let (units, tasks) = if args.game {
         game_units(&text, rules)
@@ -162,6 +179,8 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
         as_json: args.json,
         multipv: args.multipv as usize,
         blunder_cp: args.blunder.min(i32::MAX as u32) as i32,
+        tables: tables.as_ref(),
+        rules,
     };
     let mut progress = AnalyseProgress::new(tasks.len());
     let printed = printer.flush().and_then(|()| {
@@ -323,6 +342,23 @@ pub fn game_tasks(spec: &GameSpec) -> Vec<AnalysisTask> {
         .collect()
 }
 
+/// The tables' verdict for each position of a game that a move was played
+/// in, then for its last position (see [`table_verdict`]).
+fn game_marks(
+    tables: Option<&TableSet>,
+    spec: &GameSpec,
+    notes: &annotate::GameNotes,
+) -> Vec<Option<Verdict>> {
+    let last = spec.start.game(spec.rules).ok().map(|g| g.position().fen());
+    notes
+        .plies
+        .iter()
+        .map(|p| Some(p.fen.as_str()))
+        .chain([last.as_deref()])
+        .map(|fen| fen.and_then(|f| table_verdict(tables, &spec.rules, f)))
+        .collect()
+}
+
 /// Prints the answers in input order as their searches come in.
 struct Printer<'a, W: Write> {
     units: &'a [Unit],
@@ -334,6 +370,21 @@ struct Printer<'a, W: Write> {
     as_json: bool,
     multipv: usize,
     blunder_cp: i32,
+    tables: Option<&'a TableSet>,
+    /// The rules of every position line.
+    rules: Rules,
+}
+
+/// The tables' verdict for the side to move in the position `fen` under
+/// `rules`: `None` without tables, when the tables were made under other
+/// rules, or when the position has more pieces than any table.
+fn table_verdict(tables: Option<&TableSet>, rules: &Rules, fen: &str) -> Option<Verdict> {
+    let set = tables.filter(|t| t.answers_for(rules))?;
+    let pos: Position = fen.parse().ok()?;
+    if crate::tb::piece_count(&pos) > set.max_pieces() {
+        return None;
+    }
+    set.probe(&pos)
 }
 
 impl<W: Write> Printer<'_, W> {
@@ -385,6 +436,7 @@ impl<W: Write> Printer<'_, W> {
                         fen,
                         *to_move,
                         &answer.search,
+                        table_verdict(self.tables, &self.rules, fen),
                         self.multipv,
                         as_json,
                     )),
@@ -405,7 +457,10 @@ impl<W: Write> Printer<'_, W> {
                     spec.line,
                     searches.and_then(|s| {
                         annotate::annotate(spec, &s, self.blunder_cp)
-                            .map(|notes| report::game(*number, spec, &notes, as_json))
+                            .map(|notes| {
+                                let marks = game_marks(self.tables, spec, &notes);
+                                report::game(*number, spec, &notes, &marks, as_json)
+                            })
                             .ok_or_else(|| "the game could not be replayed".to_string())
                     }),
                 )

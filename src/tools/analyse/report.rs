@@ -1,11 +1,15 @@
 //! The lines `doushou analyse` prints: readable text, or one JSON object per
 //! line. Scores are always from the side to move's (or the mover's) view, as
-//! the protocol gives them: `cp N` or `mate N`.
+//! the protocol gives them: `cp N` or `mate N`. A position the endgame tables
+//! hold is marked with their verdict, for its side to move too: `tb win 17`,
+//! `tb loss 16`, `tb draw` (in JSON `"tablebase": {"verdict": "win", "plies":
+//! 17}`, `null` when the tables do not hold it or there are none).
 
 use super::annotate::{GameNotes, PlyNote};
 use crate::engine::score::{Score, wdl};
 use crate::engine::search::SearchResult;
 use crate::rules::{Move, Outcome, Side};
+use crate::tb::Verdict;
 use crate::tools::pgn::read::{GameSpec, LineError};
 use crate::util::words::count;
 use serde::Serialize;
@@ -32,6 +36,36 @@ fn moves_text(moves: &[Move]) -> String {
 
 fn move_words(moves: &[Move]) -> Vec<String> {
     moves.iter().map(Move::to_string).collect()
+}
+
+/// A table's verdict in JSON: `{"verdict": "win", "plies": 17}`; a draw has
+/// `"plies": null`.
+#[derive(Serialize)]
+struct TableRecord {
+    verdict: &'static str,
+    plies: Option<u32>,
+}
+
+fn table_record(v: Option<Verdict>) -> Option<TableRecord> {
+    v.map(|v| match v {
+        Verdict::Win(n) => TableRecord {
+            verdict: "win",
+            plies: Some(n),
+        },
+        Verdict::Loss(n) => TableRecord {
+            verdict: "loss",
+            plies: Some(n),
+        },
+        Verdict::Draw => TableRecord {
+            verdict: "draw",
+            plies: None,
+        },
+    })
+}
+
+/// ` tb win 17` (a leading space), or nothing.
+fn table_text(v: Option<Verdict>) -> String {
+    v.map_or_else(String::new, |v| format!(" tb {v}"))
 }
 
 /// One JSON line; the records hold only strings and numbers, which always
@@ -65,6 +99,7 @@ struct PositionRecord<'a> {
     result: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<String>,
+    tablebase: Option<TableRecord>,
 }
 
 /// One of the MultiPV lines.
@@ -90,6 +125,8 @@ struct GameJson<'a> {
     outcome: Option<String>,
     blunders: Blunders,
     moves: Vec<PlyRecord>,
+    /// The tables' verdict for the last position.
+    final_tablebase: Option<TableRecord>,
 }
 
 /// Blunders per side, as the game's JSON record counts them.
@@ -115,6 +152,8 @@ struct PlyRecord {
     blunder: bool,
     depth: i32,
     pv: Vec<String>,
+    /// The tables' verdict for the position before the move.
+    tablebase: Option<TableRecord>,
 }
 
 fn ordered_map<S: Serializer>(
@@ -146,12 +185,14 @@ pub fn error_message(line: usize, message: &str, as_json: bool) -> String {
 }
 
 /// The answer for one position line. `fen` is the position searched (after
-/// the line's moves) and `to_move` its side to move.
+/// the line's moves), `to_move` its side to move and `table` the endgame
+/// tables' verdict for it.
 pub fn position(
     line: usize,
     fen: &str,
     to_move: Side,
     r: &SearchResult,
+    table: Option<Verdict>,
     multipv: usize,
     as_json: bool,
 ) -> String {
@@ -170,11 +211,13 @@ pub fn position(
                 multipv: None,
                 result: Some(outcome.score_text()),
                 outcome: Some(outcome.to_string()),
+                tablebase: table_record(table),
             })
         } else {
             format!(
-                "line {line}: game over: {} ({outcome})",
-                outcome.score_text()
+                "line {line}: game over: {} ({outcome}){}",
+                outcome.score_text(),
+                table_text(table)
             )
         };
     }
@@ -207,15 +250,17 @@ pub fn position(
             multipv: lines,
             result: None,
             outcome: None,
+            tablebase: table_record(table),
         })
     } else {
         let (w, d, l) = wdl(r.score);
         let mut s = format!(
-            "line {line}: bestmove {} score {} wdl {w} {d} {l} depth {} nodes {} pv {}",
+            "line {line}: bestmove {} score {} wdl {w} {d} {l} depth {} nodes {}{} pv {}",
             r.best_move,
             score_text(r.score),
             r.depth,
             r.nodes,
+            table_text(table),
             moves_text(&r.pv)
         );
         if multipv > 1 {
@@ -248,8 +293,16 @@ fn side_name(side: Side) -> &'static str {
 }
 
 /// The answer for one game: one JSON object, or a text block (a header, then
-/// one line per move, then how the game ended).
-pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) -> String {
+/// one line per move, then how the game ended). `tables` holds the endgame
+/// tables' verdict for the position before each move, then for the last one.
+pub fn game(
+    number: usize,
+    spec: &GameSpec,
+    notes: &GameNotes,
+    tables: &[Option<Verdict>],
+    as_json: bool,
+) -> String {
+    let table = |i: usize| tables.get(i).copied().flatten();
     let [red_blunders, blue_blunders] = notes.blunders();
     let result = spec
         .result
@@ -259,7 +312,8 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
         let moves = notes
             .plies
             .iter()
-            .map(|p| PlyRecord {
+            .enumerate()
+            .map(|(i, p)| PlyRecord {
                 ply: p.ply,
                 move_number: p.move_number,
                 side: side_name(p.side),
@@ -272,6 +326,7 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
                 blunder: p.blunder,
                 depth: p.depth,
                 pv: move_words(&p.pv),
+                tablebase: table_record(table(i)),
             })
             .collect();
         return json_line(&GameJson {
@@ -287,6 +342,7 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
                 blue: blue_blunders,
             },
             moves,
+            final_tablebase: table_record(table(notes.plies.len())),
         });
     }
     let players = match (spec.tag("Red"), spec.tag("Blue")) {
@@ -299,22 +355,24 @@ pub fn game(number: usize, spec: &GameSpec, notes: &GameNotes, as_json: bool) ->
         count(notes.plies.len() as u64, "ply", "plies"),
         result.as_deref().unwrap_or("unknown"),
     );
-    for p in &notes.plies {
+    for (i, p) in notes.plies.iter().enumerate() {
         let flag = if p.blunder { "  ?? blunder" } else { "" };
         s.push_str(&format!(
-            "\n  {:>7} {:<5} {:>9} -> {:<9} drop {:<5} best {}{flag}",
+            "\n  {:>7} {:<5} {:>9} -> {:<9} drop {:<5} best {}{}{flag}",
             move_label(p),
             p.played,
             score_text(p.before),
             score_text(p.after),
             p.drop,
             p.best,
+            table_text(table(i)),
         ));
     }
+    let last = table_text(table(notes.plies.len()));
     match notes.outcome {
-        Some(o) => s.push_str(&format!("\n  game over: {} ({o})", o.score_text())),
+        Some(o) => s.push_str(&format!("\n  game over: {} ({o}){last}", o.score_text())),
         None => s.push_str(&format!(
-            "\n  final position: score {} for the side to move",
+            "\n  final position: score {} for the side to move{last}",
             score_text(notes.final_score)
         )),
     }
