@@ -466,6 +466,25 @@ fn tune_checks_where_it_writes_before_fitting() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// README's exit codes hold for `tune` as for `train`: a data file the
+/// command line names that cannot be opened is a usage error (2); a bad line
+/// inside one that opened is an input error (1).
+#[test]
+fn tune_exits_2_for_a_missing_data_file_and_1_for_a_bad_line() {
+    let dir = tune_dir("exit-codes", 1);
+    let o = run_in(
+        &dir,
+        &["tune", "--data", "no-such-data.txt", "--epochs", "2"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no-such-data.txt"), "{}", stderr(&o));
+    std::fs::write(dir.join("bad.txt"), "not a position ; 1\n").unwrap();
+    let o = run_in(&dir, &["tune", "--data", "bad.txt", "--epochs", "2"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad.txt:1"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `selfplay --shard`: two parts, the second taking its index from
 /// `JOB_COMPLETION_INDEX` and playing on another thread count, concatenated,
 /// hold the same positions in the same order as one unsharded run.

@@ -34,9 +34,17 @@ impl From<crate::cli::args::EvalArgsError> for Failure {
 }
 
 impl From<crate::tuning::data::TuneError> for Failure {
-    /// A data or weight file that could not be read or written.
+    /// A file the command line names that cannot be opened or created is a
+    /// usage error (2), as `train` has it; what is wrong inside a file that
+    /// opened is an input error (1).
     fn from(e: crate::tuning::data::TuneError) -> Failure {
-        Failure::Input(e.to_string())
+        use crate::tuning::data::TuneError;
+        match e {
+            TuneError::Io { .. } | TuneError::Output { .. } => Failure::Usage(e.to_string()),
+            TuneError::Parse { .. }
+            | TuneError::BadWeights { .. }
+            | TuneError::NotEnoughData(_) => Failure::Input(e.to_string()),
+        }
     }
 }
 

@@ -80,7 +80,8 @@ pub struct MoveParseError(pub String);
 impl FromStr for Move {
     type Err = MoveParseError;
 
-    /// Reads `g3g4` or `0000`. Whether the move is legal is the game's business.
+    /// Reads `g3g4` or `0000`; a move onto its own square (`a1a1`) is not a
+    /// move. Whether the move is legal is the game's business.
     fn from_str(s: &str) -> Result<Move, MoveParseError> {
         let err = || MoveParseError(s.to_string());
         if s == "0000" {
@@ -91,6 +92,11 @@ impl FromStr for Move {
         }
         let from: Square = s[..2].parse().map_err(|_| err())?;
         let to: Square = s[2..].parse().map_err(|_| err())?;
+        // A move goes somewhere; `a1a1` would also pack to the null move's
+        // bits and read back as `0000`.
+        if from == to {
+            return Err(err());
+        }
         Ok(Move::new(from, to))
     }
 }
