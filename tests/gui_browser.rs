@@ -683,21 +683,28 @@ fn ranked_moves(browser: &Browser) -> Vec<(String, String)> {
     serde_json::from_value(rows).expect("pairs of strings")
 }
 
+/// A page on a server with the test tables (`--tablebases`), both sides
+/// human; none without Chromium.
+fn table_page() -> Option<Page> {
+    let dir = common::gui::tablebases();
+    let page = Page::start(&["--tablebases", dir.to_str().unwrap()])?;
+    page.post("options", serde_json::json!({"players": {"blue": "human"}}));
+    Some(page)
+}
+
 /// Issue 18: with `--tablebases` the page shows the tables' verdict on a
 /// position they hold and its moves ranked (a click plays one), and hides the
 /// panel for a position they do not hold.
 #[test]
 fn the_tablebase_panel_shows_the_verdict_and_the_ranked_moves() {
-    let dir = common::gui::tablebases();
-    let Some(page) = Page::start(&["--tablebases", dir.to_str().unwrap()]) else {
+    let Some(page) = table_page() else {
         return;
     };
-    let browser = &page.browser;
+    let (browser, dir) = (&page.browser, common::gui::tablebases());
     assert!(
         hidden(browser, "tablebase"),
         "the start position is in no table"
     );
-    page.post("options", serde_json::json!({"players": {"blue": "human"}}));
     page.post("position", serde_json::json!({ "fen": TABLE_WIN }));
     wait_for("the tablebase panel", TIMEOUT, || {
         (!hidden(browser, "tablebase")).then_some(())
@@ -798,12 +805,10 @@ fn screenshots() {
 #[test]
 #[ignore]
 fn screenshots_of_the_tablebase() {
-    let dir = common::gui::tablebases();
-    let Some(page) = Page::start(&["--tablebases", dir.to_str().unwrap()]) else {
+    let Some(page) = table_page() else {
         return;
     };
     let browser = &page.browser;
-    page.post("options", serde_json::json!({"players": {"blue": "human"}}));
     page.post("position", serde_json::json!({ "fen": TABLE_WIN }));
     browser.set_window(1366, 768);
     wait_for("the tablebase panel", TIMEOUT, || {

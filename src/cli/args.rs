@@ -53,7 +53,7 @@ pub enum EvalArgsError {
     /// build can use): found before any engine starts.
     #[error("--eval-file {}: {error}", .path.display())]
     NetFile {
-        /// The file named.
+        /// The file named by `--eval-file`.
         path: PathBuf,
         /// Why it does not load.
         #[source]

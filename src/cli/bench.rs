@@ -14,7 +14,7 @@ pub struct BenchArgs {
     /// Search threads (the node count is deterministic only with one).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Transposition table, MB.
+    /// Transposition table, MB (cleared before each position).
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// The evaluation (`--eval`, `--eval-file`).

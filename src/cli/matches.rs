@@ -22,7 +22,7 @@ const MAX_WAIT_MS: u64 = 365 * 24 * 3600 * 1000;
     after_help = "Example:\n  doushou match --engine name=new cmd=./target/release/doushou option.Threads=1 \\\n                --engine name=old cmd=./old-doushou --tc 10+0.1 --games 100 --concurrency 2 \\\n                --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 --pgn games.pgn --json summary.json"
 )]
 pub struct MatchArgs {
-    /// The `--engine` groups.
+    /// The engines, one `--engine` group each (`name=... cmd=...` and options).
     #[command(flatten)]
     pub engines: EngineGroups,
     /// KEY=VALUE words applied to every engine before its own.
@@ -49,7 +49,7 @@ pub struct MatchArgs {
     /// random legal plies from the start position (deterministic in --seed).
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
-    /// Seed of --random-plies.
+    /// Seed of --random-plies, so that a match can be played again.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games per pair of engines (default: every opening twice, or 100 with

@@ -41,7 +41,7 @@ pub struct Cli {
     pub command: Option<Tool>,
 }
 
-/// The tools.
+/// The tools, one subcommand each; none runs the protocol loop.
 #[derive(Subcommand, Debug)]
 pub enum Tool {
     /// Count the leaves of the legal move tree (move generator check and speed).

@@ -28,7 +28,7 @@ pub struct PerftArgs {
     pub rules: RulesArgs,
 }
 
-/// Runs `doushou perft`.
+/// Runs `doushou perft`: the count (or each move's with --divide) on stdout.
 pub fn run(args: &PerftArgs) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
     let fen = args.fen.as_deref().unwrap_or(START_FEN);

@@ -12,7 +12,7 @@ use std::time::Instant;
 /// Arguments of `doushou selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Games to play.
+    /// Games in the whole run (over all shards).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Search depth per move.

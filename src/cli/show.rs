@@ -21,7 +21,7 @@ pub enum ColorChoice {
     Auto,
     /// Always (for pagers that understand ANSI colours).
     Always,
-    /// Never.
+    /// Never: no colours, even on a terminal.
     Never,
 }
 
@@ -93,7 +93,7 @@ impl From<ShowError> for Failure {
     }
 }
 
-/// Runs `doushou show`.
+/// Runs `doushou show`: the board on stdout, or the picture to `--svg`.
 pub fn run(args: &ShowArgs) -> Result<(), Failure> {
     show(args).map_err(Failure::from)
 }

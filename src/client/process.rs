@@ -100,7 +100,7 @@ pub enum ClientError {
     /// The engine answered the setting of an option with an error.
     #[error("option '{name}' refused: {reply}")]
     OptionRefused {
-        /// The option's name.
+        /// The option's name, as the engine's `option` line spells it.
         name: String,
         /// The engine's error line.
         reply: String,
@@ -132,7 +132,7 @@ pub fn later(start: Instant, wait: Duration) -> Instant {
         .unwrap_or(start)
 }
 
-/// A running engine.
+/// A running engine: its process, and reader threads that turn its output into lines to wait for with deadlines.
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,

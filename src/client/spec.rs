@@ -67,9 +67,9 @@ pub struct EngineLimits {
     pub tc: Option<TimeControl>,
     /// A fixed time per move (ms), enforced by the referee.
     pub movetime: Option<u64>,
-    /// A fixed depth.
+    /// A fixed depth per move (`go depth`), in plies.
     pub depth: Option<u32>,
-    /// A node budget.
+    /// A node budget per move (`go nodes`).
     pub nodes: Option<u64>,
 }
 
@@ -121,7 +121,7 @@ pub struct EngineSpec {
     pub name: String,
     /// The program to start.
     pub program: String,
-    /// Its arguments.
+    /// Its arguments, after the program.
     pub args: Vec<String>,
     /// The working directory, if not the runner's.
     pub dir: Option<PathBuf>,

@@ -50,7 +50,7 @@ pub struct BenchReport {
 }
 
 impl BenchReport {
-    /// Nodes per second.
+    /// Nodes per second of the timed searches (the table clears not counted).
     pub fn nps(&self) -> u64 {
         self.nodes * 1000 / self.time_ms.max(1)
     }

@@ -94,9 +94,9 @@ pub mod feature {
     pub const JUMP_LANES: usize = MOBILITY + 1;
     /// Each enemy jump lane our rat sits in (river control).
     pub const RIVER_BLOCK: usize = JUMP_LANES + 1;
-    /// Having the move.
+    /// Having the move: one count for the side to move.
     pub const TEMPO: usize = RIVER_BLOCK + 1;
-    /// Number of weights.
+    /// Number of weights: the length of [`super::Weights`].
     pub const COUNT: usize = TEMPO + 1;
 }
 

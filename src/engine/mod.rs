@@ -35,13 +35,13 @@ use tt::TranspositionTable;
 pub struct GoLimits {
     /// Clock and move time.
     pub time: TimeLimits,
-    /// Deepest iteration.
+    /// Deepest iteration, in plies.
     pub depth: Option<u32>,
-    /// Most nodes.
+    /// Most nodes, over all threads.
     pub nodes: Option<u64>,
     /// Look for a mate in this many moves.
     pub mate: Option<u32>,
-    /// Search until `stop`.
+    /// Search until `stop`, whatever the clock says.
     pub infinite: bool,
     /// Search the position after the expected reply until `ponderhit` or `stop`.
     pub ponder: bool,
@@ -84,11 +84,11 @@ impl fmt::Display for GoLimits {
 /// The engine's own options (the rule options live in [`Rules`]).
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Search threads.
+    /// Search threads in all (lazy SMP); one is deterministic.
     pub threads: usize,
     /// Transposition table size, MB.
     pub hash_mb: usize,
-    /// Lines to report.
+    /// Lines to report (MultiPV), best first.
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for transmission delays.
     pub move_overhead_ms: u64,
@@ -96,7 +96,7 @@ pub struct EngineOptions {
     pub ponder: bool,
     /// Whether `info` carries `wdl`.
     pub show_wdl: bool,
-    /// Search feature switches.
+    /// Search feature switches (`Search_*`), for measuring each feature.
     pub features: Features,
     /// The static evaluation the search uses.
     pub eval: EvalKind,
@@ -627,7 +627,7 @@ pub struct EvalTerms {
     pub total: i32,
 }
 
-/// The engine object.
+/// The engine the protocol and every tool drive: options, rules, the game, the search thread.
 pub struct Engine {
     rules: Rules,
     game: Option<Game>,
@@ -699,7 +699,7 @@ impl Engine {
         &self.rules
     }
 
-    /// The engine options.
+    /// The engine options in force (the rule options are in [`Engine::rules`]).
     pub fn options(&self) -> &EngineOptions {
         &self.searcher.options
     }

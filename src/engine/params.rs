@@ -90,7 +90,7 @@ search_params! {
     /// 100)` plies shallower. Hundredths of a ply; hand-set (0.5, 2.2); the
     /// feature measured +29.6 Elo (docs/search-features.md).
     lmr_base_x100 = "LMR_BASE_X100": 50 in -200..=300 step 10;
-    /// See [`SearchParams::lmr_base_x100`].
+    /// Divisor of the `ln(d) ln(n)` term, hundredths; see [`SearchParams::lmr_base_x100`].
     lmr_divisor_x100 = "LMR_DIVISOR_X100": 220 in 100..=600 step 15;
     /// Nodes shallower than this reduce no move.
     lmr_min_depth = "LMR_MIN_DEPTH": 3 in 1..=10 step 1;
@@ -111,9 +111,9 @@ search_params! {
     /// `LMP_BASE + LMP_PER_DEPTH_SQUARED * depth²` quiet ones are skipped. Part
     /// of the futility feature (Search_Futility).
     lmp_max_depth = "LMP_MAX_DEPTH": 3 in 0..=10 step 1;
-    /// See [`SearchParams::lmp_max_depth`].
+    /// Quiet moves always tried; see [`SearchParams::lmp_max_depth`].
     lmp_base = "LMP_BASE": 3 in 0..=32 step 1;
-    /// See [`SearchParams::lmp_max_depth`].
+    /// More quiet moves tried per depth²; see [`SearchParams::lmp_max_depth`].
     lmp_per_depth_squared = "LMP_PER_DEPTH_SQUARED": 2 in 0..=16 step 1;
     /// Null-move pruning (off by default: no gain, -5.2 Elo in
     /// docs/search-features.md, and unsound where having no move loses):
@@ -122,7 +122,7 @@ search_params! {
     /// The null move's reduction is `NULL_MOVE_BASE_REDUCTION + depth /
     /// NULL_MOVE_DEPTH_DIVISOR`.
     null_move_base_reduction = "NULL_MOVE_BASE_REDUCTION": 3 in 1..=8 step 1;
-    /// See [`SearchParams::null_move_base_reduction`].
+    /// Depth per extra ply of reduction; see [`SearchParams::null_move_base_reduction`].
     null_move_depth_divisor = "NULL_MOVE_DEPTH_DIVISOR": 4 in 1..=16 step 1;
     /// Aspiration windows (off by default: no gain, -1.7 Elo in
     /// docs/search-features.md): used from this iteration depth.
@@ -213,7 +213,7 @@ impl Default for LmrTable {
 /// quiet moves by history (which stays below every tier, see
 /// [`SearchParams::history_limit`]).
 pub const ORDER_TT_MOVE: i32 = 1 << 30;
-/// See [`ORDER_TT_MOVE`].
+/// The capture tier, below the table's move; see [`ORDER_TT_MOVE`].
 pub const ORDER_CAPTURE: i32 = 1 << 24;
 /// A capture's victim rank counts this many times its attacker's rank.
 pub const ORDER_VICTIM_WEIGHT: i32 = 64;

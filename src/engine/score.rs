@@ -9,7 +9,7 @@ use std::fmt;
 pub const MATE: i32 = 30_000;
 /// Scores at or beyond this (in absolute value) are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
-/// Above every score.
+/// Above every score, mates included: the widest window is `-INFINITY..INFINITY`.
 pub const INFINITY: i32 = MATE + 1;
 /// A table win in `n` plies, found `ply` plies from the root, scores
 /// `TB_WIN - ply - n`: below every den entry the search finds (mates), above
@@ -67,7 +67,7 @@ impl fmt::Display for Score {
 /// the table's ([`super::tt::Bound`] also has "nothing stored").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ScoreBound {
-    /// The true score.
+    /// The true score: it fell inside the search window.
     #[default]
     Exact,
     /// The true score is at least this (a fail high).

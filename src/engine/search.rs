@@ -30,9 +30,9 @@ pub const MAX_PLY: usize = 128;
 pub struct Features {
     /// Transposition-table cutoffs and move (the table is still written).
     pub tt_cutoffs: bool,
-    /// Null-move pruning.
+    /// Null-move pruning (`Search_NullMove`; off by default).
     pub null_move: bool,
-    /// Late-move reductions.
+    /// Late-move reductions (`Search_LMR`).
     pub lmr: bool,
     /// Reverse futility pruning and late-move pruning near the leaves.
     pub futility: bool,
@@ -81,9 +81,9 @@ impl Features {
 /// One line of search progress, as `info` prints it.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
-    /// Iteration depth.
+    /// Iteration depth, in plies.
     pub depth: i32,
-    /// Deepest ply reached.
+    /// Deepest ply reached, quiescence search included.
     pub seldepth: i32,
     /// Which line of MultiPV (1-based).
     pub multipv: usize,
@@ -93,11 +93,11 @@ pub struct SearchInfo {
     pub bound: ScoreBound,
     /// Nodes searched by all threads.
     pub nodes: u64,
-    /// Milliseconds since `go`.
+    /// Milliseconds since `go`, wall time.
     pub time_ms: u64,
     /// Per mille of the table in use.
     pub hashfull: u32,
-    /// The principal variation.
+    /// The principal variation, from the root; first its move.
     pub pv: Vec<Move>,
     /// Positions the endgame tables answered so far.
     pub tbhits: u64,
@@ -129,17 +129,17 @@ pub struct SearchResult {
     pub ponder_move: Option<Move>,
     /// Score of the best move (internal units).
     pub score: i32,
-    /// Last completed depth.
+    /// Last completed depth (an unfinished iteration does not count).
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
-    /// The principal variation.
+    /// The principal variation of the best line, from the root.
     pub pv: Vec<Move>,
     /// Every MultiPV line of the last iteration: (score, pv).
     pub lines: Vec<(i32, Vec<Move>)>,
     /// Deepest ply reached in the last iteration.
     pub seldepth: i32,
-    /// Milliseconds spent.
+    /// Milliseconds spent, wall time.
     pub time_ms: u64,
     /// Per mille of the table in use at the end.
     pub hashfull: u32,
@@ -151,7 +151,7 @@ pub struct SearchResult {
 
 /// What all threads of one search share.
 pub struct Shared<'a> {
-    /// The table.
+    /// The transposition table all threads read and write.
     pub tt: &'a TranspositionTable,
     /// Set when the search is done thinking: a limit was reached or the main
     /// thread finished. Whether the answer may go out is not its business.
@@ -160,13 +160,13 @@ pub struct Shared<'a> {
     pub user_stop: &'a AtomicBool,
     /// Nodes of each thread, summed for reports.
     pub nodes: Vec<PaddedCounter>,
-    /// Evaluation weights.
+    /// The linear evaluation's weights (used when `net` is `None`).
     pub weights: &'a Weights,
     /// The network, when the search evaluates with it instead of `weights`.
     pub net: Option<&'a Network>,
-    /// Feature switches.
+    /// Which search features are on (the `Search_*` options).
     pub features: Features,
-    /// The tunable numbers.
+    /// The tunable numbers of the search (`params.rs`).
     pub params: &'a SearchParams,
     /// The late-move reductions of `params`.
     pub lmr: &'a LmrTable,
@@ -201,7 +201,7 @@ impl Shared<'_> {
 /// What the main thread is limited by.
 #[derive(Clone, Debug, Default)]
 pub struct Bounds {
-    /// Deepest iteration.
+    /// Deepest iteration, in plies.
     pub depth: Option<i32>,
     /// Most nodes (all threads).
     pub nodes: Option<u64>,
@@ -209,7 +209,7 @@ pub struct Bounds {
     pub mate: Option<i32>,
     /// Root moves to consider (empty: all).
     pub searchmoves: Vec<Move>,
-    /// Lines to report.
+    /// Lines to report, best first (MultiPV, at least 1).
     pub multipv: usize,
 }
 
@@ -221,7 +221,7 @@ struct RootMove {
     pv: Vec<Move>,
 }
 
-/// One search thread.
+/// One search thread: its own game, move-ordering heuristics and PV; the table is shared.
 pub struct Worker<'a> {
     shared: &'a Shared<'a>,
     game: Game,

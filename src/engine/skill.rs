@@ -20,7 +20,7 @@ pub const SKILL_LINES: usize = 4;
 /// full strength; between, the level is in proportion (a scale of this
 /// engine's own, calibrated by the matches in docs/strength.md).
 pub const ELO_MIN: i32 = 800;
-/// See [`ELO_MIN`].
+/// The strongest `UCI_Elo` accepted; see [`ELO_MIN`].
 pub const ELO_MAX: i32 = 2800;
 
 /// How strongly to play: a level from 0 (weakest) to 20 (full strength),

@@ -15,9 +15,9 @@ pub struct TimeLimits {
     pub red_time: Option<u64>,
     /// Blue's remaining time, ms (`btime`).
     pub blue_time: Option<u64>,
-    /// Red's increment, ms.
+    /// Red's increment per move, ms (`winc`).
     pub red_increment: Option<u64>,
-    /// Blue's increment, ms.
+    /// Blue's increment per move, ms (`binc`).
     pub blue_increment: Option<u64>,
     /// Moves until the next time control, if any.
     pub moves_to_go: Option<u64>,
@@ -96,7 +96,7 @@ impl Clock {
         }
     }
 
-    /// Milliseconds since `go`.
+    /// Milliseconds since `go`, wall time.
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
     }

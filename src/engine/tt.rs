@@ -25,13 +25,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
-    /// Nothing stored.
+    /// Nothing stored: an empty slot (its score means nothing).
     None = 0,
     /// The true score is at most this (all moves failed low).
     Upper = 1,
     /// The true score is at least this (a move failed high).
     Lower = 2,
-    /// The true score.
+    /// The true score: it fell inside the search window.
     Exact = 3,
 }
 

@@ -12,9 +12,9 @@ use std::str::FromStr;
 pub enum Command {
     /// `uci`: identify and list the options.
     Uci,
-    /// `isready`: answer `readyok`.
+    /// `isready`: answer `readyok` once every earlier command is done.
     IsReady,
-    /// `debug on|off`.
+    /// `debug on|off`: with on, every line read is echoed as `info string debug: received ...`.
     Debug(bool),
     /// `setoption name <name> [value <value>]`.
     SetOption {
@@ -23,7 +23,7 @@ pub enum Command {
         /// The value, absent for buttons.
         value: Option<String>,
     },
-    /// `ucinewgame`.
+    /// `ucinewgame`: a new game follows; the transposition table is cleared.
     NewGame,
     /// `position startpos|fen <fen> [moves ...]`.
     Position {
@@ -34,13 +34,13 @@ pub enum Command {
     },
     /// `go ...` with search limits.
     Go(GoLimits),
-    /// `go perft <depth>`.
+    /// `go perft <depth>`: count the leaves of the legal move tree, per root move.
     Perft(u32),
-    /// `stop`.
+    /// `stop`: end the search now and answer `bestmove`.
     Stop,
-    /// `ponderhit`.
+    /// `ponderhit`: the expected move was played; the ponder search goes on as a normal one.
     PonderHit,
-    /// `quit`.
+    /// `quit`: stop any search and end the loop.
     Quit,
     /// `d`: draw the board and state.
     Display,
@@ -48,7 +48,7 @@ pub enum Command {
     Eval,
     /// `moves`: the legal moves.
     Moves,
-    /// `bench [depth]`.
+    /// `bench [depth]`: the fixed bench search, default depth [`crate::engine::bench::DEFAULT_DEPTH`].
     Bench(Option<u32>),
     /// `register ...`: UCI's registration, which this engine does not need.
     Register,
@@ -82,7 +82,7 @@ const COMMAND_WORDS: [(&str, Option<usize>); 16] = [
 /// command found, and what was ignored around it, for a warning.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LenientLine {
-    /// The command.
+    /// The command, read from the words the line's parser knows.
     pub command: Command,
     /// Unknown words before the command word, extra words after a command
     /// that takes none: each was skipped.

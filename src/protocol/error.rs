@@ -18,7 +18,7 @@ pub enum ParseError {
     Missing {
         /// The command or reply word.
         head: &'static str,
-        /// What it lacks.
+        /// What it lacks, in words (`a depth`, `the FEN`).
         what: &'static str,
     },
     /// A part of the line has a bad value.
@@ -26,9 +26,9 @@ pub enum ParseError {
     BadValue {
         /// The command or reply word.
         head: &'static str,
-        /// Which part.
+        /// Which part: the keyword or field the value belongs to.
         field: String,
-        /// The value given.
+        /// The value given, as written.
         value: String,
     },
     /// A word that the command or reply does not take.
@@ -36,7 +36,7 @@ pub enum ParseError {
     Unexpected {
         /// The command or reply word.
         head: &'static str,
-        /// The word.
+        /// The word, as written.
         word: String,
     },
 }

@@ -19,7 +19,7 @@ pub enum Reply {
     Option(OptionLine),
     /// `uciok`: the end of the answer to `uci`.
     UciOk,
-    /// `readyok`.
+    /// `readyok`: the answer to `isready`, once every earlier command is done.
     ReadyOk,
     /// `info ...`: search progress or a message.
     Info(InfoLine),
@@ -37,14 +37,14 @@ pub enum Reply {
 pub enum IdLine {
     /// `id name <text>`: the engine's name and version.
     Name(String),
-    /// `id author <text>`.
+    /// `id author <text>`: who wrote the engine.
     Author(String),
 }
 
 /// The kinds of option the protocol knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionType {
-    /// `true` or `false`.
+    /// `check`: the value is `true` or `false`.
     Check,
     /// An integer in a range.
     Spin,
@@ -52,7 +52,7 @@ pub enum OptionType {
     Combo,
     /// An action without value.
     Button,
-    /// Free text.
+    /// `string`: free text such as a file name; `<empty>` stands for none.
     String,
 }
 
@@ -80,7 +80,7 @@ impl OptionType {
 pub struct OptionLine {
     /// The option's name (may contain spaces).
     pub name: String,
-    /// Its kind.
+    /// Its kind, with the default, range or choices the line carries.
     pub kind: OptionType,
     /// The default value, if given.
     pub default: Option<String>,
@@ -96,23 +96,23 @@ pub struct OptionLine {
 /// the order the protocol loop prints them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InfoLine {
-    /// Iteration depth.
+    /// Iteration depth of the iterative deepening, in plies.
     pub depth: Option<u32>,
-    /// Deepest ply reached.
+    /// Deepest ply reached, quiescence search included.
     pub seldepth: Option<u32>,
-    /// Which MultiPV line.
+    /// Which MultiPV line, from 1 (best first).
     pub multipv: Option<u32>,
     /// The line's score, for the side to move.
     pub score: Option<Score>,
     /// Whether the score is a bound; printed only with a score.
     pub bound: ScoreBound,
-    /// Win/draw/loss per mille.
+    /// Win/draw/loss per mille for the side to move (`UCI_ShowWDL`).
     pub wdl: Option<(u32, u32, u32)>,
-    /// Nodes searched.
+    /// Nodes searched by all threads.
     pub nodes: Option<u64>,
-    /// Nodes per second.
+    /// Nodes per second, over all threads.
     pub nps: Option<u64>,
-    /// Milliseconds since `go`.
+    /// Milliseconds since `go`, wall time.
     pub time: Option<u64>,
     /// Per mille of the hash table in use.
     pub hashfull: Option<u32>,

@@ -164,7 +164,7 @@ pub struct Session {
 pub enum Flow {
     /// Read the next line.
     Continue,
-    /// `quit` was read.
+    /// `quit` was read: the loop reads no more lines.
     Quit,
 }
 

@@ -34,7 +34,7 @@ impl Side {
     /// Both sides, Red first.
     pub const BOTH: [Side; 2] = [Side::Red, Side::Blue];
 
-    /// The other side.
+    /// The other side: Red for Blue, Blue for Red.
     #[inline]
     pub const fn opponent(self) -> Side {
         match self {
@@ -72,13 +72,13 @@ impl fmt::Display for Side {
 pub enum Animal {
     /// Rank 1: swims, and may take the elephant.
     Rat = 0,
-    /// Rank 2.
+    /// Rank 2: no special move.
     Cat = 1,
     /// Rank 3 (4 with `DogOverWolf`).
     Dog = 2,
     /// Rank 4 (3 with `DogOverWolf`).
     Wolf = 3,
-    /// Rank 5 (leopard).
+    /// Rank 5 (leopard): no special move.
     Panther = 4,
     /// Rank 6: jumps rivers.
     Tiger = 5,
@@ -134,7 +134,7 @@ impl Animal {
             .find(|a| a.letter() == c.to_ascii_uppercase())
     }
 
-    /// The English name.
+    /// The English name, lowercase (`rat`, `panther`), as messages use it.
     pub const fn name(self) -> &'static str {
         match self {
             Animal::Rat => "rat",
@@ -212,7 +212,7 @@ impl Square {
         Square(i)
     }
 
-    /// 0..63.
+    /// 0..63: `a1` is 0, then along the rank (`b1` is 1), `g9` is 62.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -307,7 +307,7 @@ pub const DEN: [Bitboard; 2] = [bb_of(&["d1"]), bb_of(&["d9"])];
 /// The traps that belong to each side (around its own den).
 pub const TRAPS: [Bitboard; 2] = [bb_of(&["c1", "e1", "d2"]), bb_of(&["c9", "e9", "d8"])];
 
-/// All six traps.
+/// All six traps, both sides' (where `UniversalTraps` weakens anyone).
 pub const ALL_TRAPS: Bitboard = TRAPS[0] | TRAPS[1];
 
 /// Squares one step up, down, left or right of each square.

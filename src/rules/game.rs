@@ -30,14 +30,14 @@ pub enum DrawReason {
 /// The result of a finished game, with its reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// One side won.
+    /// One side won: a den entered, or the other side without pieces or moves.
     Win {
-        /// Who won.
+        /// The side that won, Red or Blue.
         winner: Side,
-        /// How.
+        /// How: den, all captured, or no legal move.
         reason: WinReason,
     },
-    /// Nobody won.
+    /// Nobody won: repetition or the no-capture limit.
     Draw(DrawReason),
 }
 
@@ -92,7 +92,7 @@ pub enum MoveError {
     Illegal {
         /// The move as written.
         text: String,
-        /// Why, in words.
+        /// Why the rules refuse it, in words for the user.
         why: String,
     },
 }
@@ -178,7 +178,7 @@ impl Game {
         &self.rules
     }
 
-    /// The current position.
+    /// The current position, after every move played.
     #[inline]
     pub fn position(&self) -> &Position {
         &self.position

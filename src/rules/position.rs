@@ -106,7 +106,7 @@ pub struct MoveList {
 }
 
 impl MoveList {
-    /// An empty list.
+    /// An empty list; it holds up to [`MAX_MOVES`] without allocating.
     pub const fn new() -> MoveList {
         MoveList {
             moves: [Move::NULL; MAX_MOVES],
@@ -218,7 +218,7 @@ pub enum FenError {
     /// A rank does not describe exactly seven squares.
     #[error("rank {rank} describes {width} squares, expected 7")]
     RankWidth {
-        /// The rank (1..9).
+        /// The rank (1..9; rank 1, Red's back rank, comes last in the FEN).
         rank: u8,
         /// How many squares it describes.
         width: usize,
@@ -229,9 +229,9 @@ pub enum FenError {
         .ch.escape_default()
     )]
     UnknownChar {
-        /// The rank (1..9).
+        /// The rank (1..9; rank 1, Red's back rank, comes last in the FEN).
         rank: u8,
-        /// The character.
+        /// The character, as written.
         ch: char,
     },
     /// The same animal twice on one side.
@@ -247,7 +247,7 @@ pub enum FenError {
     NotRatInWater {
         /// The animal's letter as written.
         letter: char,
-        /// The water square.
+        /// The water square it stands on.
         square: Square,
     },
     /// A piece standing in its own den.
@@ -255,7 +255,7 @@ pub enum FenError {
     PieceInOwnDen {
         /// The animal's letter as written.
         letter: char,
-        /// The den.
+        /// The den it stands in (its own side's).
         square: Square,
     },
     /// Both dens are entered: no game reaches that.
@@ -270,9 +270,9 @@ pub enum FenError {
     /// A counter is not a number in range.
     #[error("{field} '{value}' is not a number in range")]
     BadCounter {
-        /// Which counter.
+        /// Which counter: `plies since capture` or `move number`.
         field: &'static str,
-        /// What was written.
+        /// What was written, as is.
         value: String,
     },
     /// More than four fields.
@@ -299,7 +299,7 @@ pub struct Position {
 }
 
 impl Position {
-    /// The start position.
+    /// The start position of every game: [`START_FEN`].
     pub fn startpos() -> Position {
         START_FEN.parse().expect("the start position parses")
     }

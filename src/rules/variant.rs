@@ -14,7 +14,7 @@ choices! {
         Vertical = "vertical",
         /// Along ranks only (over two water squares).
         Horizontal = "horizontal",
-        /// No jumps.
+        /// No jumps: lion and tiger stop at the water like the other land animals.
         None = "none",
     }
 }
@@ -59,7 +59,7 @@ choices! {
         Forbid = "forbid",
         /// The third occurrence draws the game.
         Draw = "draw",
-        /// Repetition changes nothing.
+        /// Repetition changes nothing: only the no-capture limit ends an endless game.
         None = "none",
     }
 }

@@ -14,16 +14,16 @@ pub enum TuneError {
     /// A file could not be read or written.
     #[error("{}: {error}", .path.display())]
     Io {
-        /// The file.
+        /// The file, as named on the command line.
         path: PathBuf,
-        /// What went wrong.
+        /// The operating system's error.
         #[source]
         error: std::io::Error,
     },
     /// A line of a data file is not `<FEN> ; <result>` or a valid comment.
     #[error("{}:{line}: {error}", .path.display())]
     Parse {
-        /// The file.
+        /// The data file, as named on the command line.
         path: PathBuf,
         /// The line, from 1.
         line: usize,
@@ -34,7 +34,7 @@ pub enum TuneError {
     /// A weight table (`--start`) that is not one this build can use.
     #[error("{}: not a weight table: {message}", .path.display())]
     BadWeights {
-        /// The file.
+        /// The weight file given to `--start`.
         path: PathBuf,
         /// What is wrong with it.
         message: String,
@@ -45,9 +45,9 @@ pub enum TuneError {
     /// The weights could not be written where asked (checked before the fit).
     #[error("cannot write {}: {why}", .path.display())]
     Output {
-        /// The file.
+        /// The `--out` file.
         path: PathBuf,
-        /// Why not.
+        /// Why it cannot be written there.
         #[source]
         why: Unwritable,
     },
@@ -105,7 +105,7 @@ pub enum Unwritable {
 /// One position of a data file with its labels, both from Red's view.
 #[derive(Clone, Debug)]
 pub struct Labelled {
-    /// The position.
+    /// The position (its rules are those of the file's last `# rules:` line before it).
     pub position: Position,
     /// The game's result for Red: 1, 0.5 or 0.
     pub result: f64,
@@ -218,7 +218,7 @@ pub fn read_files<C: Default + Send>(
 
 /// A store of parsed positions that [`read_split`] fills.
 pub trait Entries: Default + Send {
-    /// How many positions.
+    /// How many positions the store holds (the split counts them).
     fn count(&self) -> usize;
     /// Adds position `i` of `other`.
     fn push_from(&mut self, other: &Self, i: usize);
@@ -229,7 +229,7 @@ pub trait Entries: Default + Send {
 pub enum Split {
     /// Blocks of this many consecutive positions are held out.
     HeldOut {
-        /// Positions per block.
+        /// Positions per held-out block: consecutive lines, so mostly whole games.
         block: usize,
     },
     /// Too few positions to hold any out ([`MIN_HELD_OUT`]): a validation

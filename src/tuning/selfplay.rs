@@ -21,7 +21,7 @@ use std::time::Instant;
 /// What a self-play run does.
 #[derive(Clone, Debug)]
 pub struct SelfplayConfig {
-    /// Games to play.
+    /// Games in the whole run, over all shards: `shard` picks this machine's block.
     pub games: usize,
     /// Search depth per move (with or instead of `nodes`).
     pub depth: Option<u32>,
@@ -118,7 +118,7 @@ pub enum SelfplayError {
     Io(#[from] std::io::Error),
 }
 
-/// One finished game.
+/// One finished game: its quiet positions with their scores, and its result.
 #[derive(Clone, Debug)]
 pub struct SelfplayGame {
     /// The game's index in the run (0-based).
@@ -139,9 +139,9 @@ pub struct SelfplayGame {
 pub struct SelfplayProgress {
     /// Games finished and written.
     pub games: usize,
-    /// Games to play.
+    /// Games this shard plays (the run's games divided among the shards).
     pub total: usize,
-    /// Positions written.
+    /// Position lines written so far (the quiet positions of the games written).
     pub positions: usize,
     /// Red wins, draws, Blue wins so far.
     pub score: [usize; 3],

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 pub struct Samples {
     /// Feature index of each nonzero count.
     indices: Vec<u16>,
-    /// The nonzero counts.
+    /// The nonzero counts, one per entry of `indices`.
     counts: Vec<i16>,
     /// Where each position's counts start in `indices`; one more than positions.
     offsets: Vec<u32>,
@@ -54,7 +54,7 @@ impl data::Entries for Samples {
 }
 
 impl Samples {
-    /// No positions.
+    /// An empty set, to push positions into.
     pub fn new() -> Samples {
         Samples {
             indices: Vec::new(),
@@ -77,7 +77,7 @@ impl Samples {
         self.results.push(result as f32);
     }
 
-    /// How many positions.
+    /// How many positions (samples), not feature counts.
     pub fn len(&self) -> usize {
         self.results.len()
     }
@@ -268,7 +268,7 @@ pub struct TuneReport {
     pub train_error: (f64, f64),
     /// Validation error before and after.
     pub validation_error: (f64, f64),
-    /// Epochs run.
+    /// Epochs run: as asked; the fit does not stop early.
     pub epochs: usize,
 }
 

@@ -4,7 +4,7 @@
 /// What kind of value an option takes, with its default and range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
-    /// `true` or `false`.
+    /// A `check` box: the value is `true` or `false`, any case.
     Check {
         /// The value before anyone sets it.
         default: bool,
@@ -13,16 +13,16 @@ pub enum OptionKind {
     Spin {
         /// The value before anyone sets it.
         default: i64,
-        /// Smallest accepted value.
+        /// Smallest accepted value; a lower one is refused, not clamped.
         min: i64,
-        /// Largest accepted value.
+        /// Largest accepted value; a higher one is refused, not clamped.
         max: i64,
     },
     /// One of a fixed list of words.
     Combo {
         /// The value before anyone sets it.
         default: &'static str,
-        /// Every accepted value.
+        /// Every accepted value, as `uci` lists them and in the order of the enum they name.
         choices: &'static [&'static str],
     },
     /// An action with no value.
@@ -47,9 +47,9 @@ pub enum OptionError {
     /// The value does not fit the option's kind or range.
     #[error("option '{name}' does not take '{value}': expected {expected}")]
     BadValue {
-        /// The option's name.
+        /// The option whose value was refused.
         name: String,
-        /// The value given.
+        /// The value given, as written.
         value: String,
         /// What would have been accepted.
         expected: String,
@@ -58,9 +58,9 @@ pub enum OptionError {
     /// cannot be read, say); the option keeps its old value.
     #[error("option '{name}' cannot use '{value}': {reason}")]
     Refused {
-        /// The option's name.
+        /// The option whose value could not be used.
         name: String,
-        /// The value given.
+        /// The value given, as written.
         value: String,
         /// Why it could not be used.
         reason: String,
@@ -157,11 +157,8 @@ mod tests {
     use super::*;
 
     choices! {
-        /// A test enum.
         enum Colour {
-            /// The first.
             Red = "red",
-            /// The second.
             Blue = "blue",
         }
     }

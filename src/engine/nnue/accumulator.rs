@@ -26,9 +26,9 @@ pub struct Accumulator {
 pub struct MoveDelta {
     /// The piece that moves.
     pub mover: Piece,
-    /// Where it stood.
+    /// Where it stood before the move.
     pub from: Square,
-    /// Where it goes.
+    /// Where it stands after the move.
     pub to: Square,
     /// The piece taken on `to`, if any.
     pub captured: Option<Piece>,

@@ -58,17 +58,17 @@ pub enum RuleInput {
     RepetitionNone,
     /// `NoCaptureLimit=0`: no draw for want of captures.
     NoCaptureLimitOff,
-    /// `DogOverWolf=true`.
+    /// `DogOverWolf=true`: the dog ranks 4 and the wolf 3.
     DogOverWolf,
-    /// `RatBankCapture=true`.
+    /// `RatBankCapture=true`: a rat may take a rat while stepping between water and land.
     RatBankCapture,
-    /// `TrappedAttackerPowerless=true`.
+    /// `TrappedAttackerPowerless=true`: an animal on an enemy trap captures nothing.
     TrappedAttackerPowerless,
-    /// `RatWaterElephant=true`.
+    /// `RatWaterElephant=true`: a rat in the water may take an elephant on the bank.
     RatWaterElephant,
-    /// `UniversalTraps=true`.
+    /// `UniversalTraps=true`: every trap weakens whoever stands on it.
     UniversalTraps,
-    /// `JumpBlockedBy=enemy`.
+    /// `JumpBlockedBy=enemy`: only an enemy rat in the water blocks a jump.
     JumpBlockedByEnemy,
 }
 

@@ -74,7 +74,7 @@ pub enum NetError {
     Truncated {
         /// Bytes the header declares (or the header itself needs).
         expected: u64,
-        /// Bytes present.
+        /// Bytes the file has.
         actual: u64,
     },
     /// The file is longer than its header declares.
@@ -82,7 +82,7 @@ pub enum NetError {
     WrongSize {
         /// Bytes the header declares.
         expected: u64,
-        /// Bytes present.
+        /// Bytes the file has.
         actual: u64,
     },
     /// The checksum does not match the bytes: the file was damaged.
@@ -125,7 +125,7 @@ pub struct Network {
     rule_inputs: Vec<RuleInput>,
     /// `R × H`: the row of each rule input, in `rule_inputs`' order.
     rule_weights: Arc<[i16]>,
-    /// The file's `b1`.
+    /// The file's `b1`, the hidden layer's bias with every rule input off.
     b1: Box<[i16]>,
     /// `b1` plus the rows of the rule inputs on under `rules`: the bias both
     /// perspectives' accumulators start from.
@@ -396,7 +396,7 @@ impl Network {
         self.b1.len()
     }
 
-    /// The quantisation constants.
+    /// The quantisation constants the file was written with: output scale, `qa`, `qb`.
     pub fn quantisation(&self) -> Quantisation {
         self.quantisation
     }

@@ -19,7 +19,7 @@ pub struct MatchConfig {
     pub openings: Vec<Opening>,
     /// Games each pair of engines plays (fewer if the SPRT stops the match).
     pub games_per_pair: usize,
-    /// Games at once.
+    /// Games at once, each with its own two engine processes.
     pub concurrency: usize,
     /// The early-stopping test, for two engines.
     pub sprt: Option<Sprt>,

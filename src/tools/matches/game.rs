@@ -34,7 +34,7 @@ pub struct Referee {
 /// One side of a game: which engine, under which limits.
 #[derive(Clone, Copy, Debug)]
 pub struct Seat<'a> {
-    /// The engine.
+    /// The engine to start for this side.
     pub spec: &'a EngineSpec,
     /// Its limits, the match's defaults filled in.
     pub limits: EngineLimits,
@@ -71,7 +71,7 @@ pub enum Termination {
     Crash {
         /// The side at fault.
         side: Side,
-        /// How it ended.
+        /// How it ended, in the client's words (its last words on stderr, if any).
         detail: String,
     },
     /// The side gave no move within the hang timeout (no clock was running).
@@ -85,7 +85,7 @@ pub enum Termination {
     StartFailure {
         /// The side at fault.
         side: Side,
-        /// Why.
+        /// Why, as the client reported it.
         detail: String,
     },
     /// Neither engine started: nobody played, nobody won.
@@ -107,7 +107,7 @@ choices! {
         AllCaptured = "all-captured",
         /// The side to move had no legal move.
         NoLegalMove = "no-legal-move",
-        /// Drawn by repetition.
+        /// Drawn by repetition (`Repetition=draw`).
         Repetition = "repetition",
         /// Drawn by the no-capture limit.
         NoCaptureLimit = "no-capture-limit",
@@ -117,7 +117,7 @@ choices! {
         TimeForfeit = "time-forfeit",
         /// An engine played an illegal or unreadable move.
         IllegalMove = "illegal-move",
-        /// An engine crashed.
+        /// An engine crashed: its process ended during the game.
         Crash = "crash",
         /// An engine gave no move with no clock running.
         NoAnswer = "no-answer",
@@ -246,18 +246,18 @@ impl fmt::Display for Termination {
     }
 }
 
-/// A finished game.
+/// A finished game: what the PGN record and the summary are made from.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     /// The game's number in the match, from 1.
     pub round: usize,
-    /// The first position.
+    /// The first position, as FEN: the opening's, before its moves.
     pub start_fen: String,
     /// Every move from it, the opening's first.
     pub moves: Vec<Move>,
     /// How many of the moves came from the opening.
     pub opening_plies: usize,
-    /// How it ended.
+    /// How it ended, with the side at fault if any.
     pub termination: Termination,
     /// Wall time of the game.
     pub duration: Duration,

@@ -3,7 +3,7 @@
 //! driven through [`crate::client`]; the command line is `cli::matches`.
 //!
 //! - [`config`]: the match, checked and ready to play.
-//! - [`schedule`]: which games, in which order, with which colours.
+//! - [`schedule`](mod@schedule): which games, in which order, with which colours.
 //! - [`game`]: one game, the referee's clocks and checks.
 //! - [`openings`]: where games start; the built-in set.
 //! - [`summary`]: the results, counted as games end; the final table.
@@ -49,9 +49,9 @@ pub enum MatchError {
     /// A file could not be opened or written.
     #[error("{}: {error}", .path.display())]
     Io {
-        /// Which file.
+        /// Which file: the PGN, the JSON record or the one being resumed.
         path: PathBuf,
-        /// What went wrong.
+        /// The operating system's error.
         #[source]
         error: std::io::Error,
     },

@@ -62,7 +62,7 @@ pub enum OpeningError {
     Line {
         /// Line number, from 1.
         line: usize,
-        /// Why.
+        /// Why the line was refused (never another `Line`).
         #[source]
         error: Box<OpeningError>,
     },

@@ -24,9 +24,9 @@ pub enum RecordError {
     /// The record could not be read.
     #[error("{}: {error}", .path.display())]
     Read {
-        /// The record's file.
+        /// The record's file, as given to `--resume`.
         path: PathBuf,
-        /// What went wrong.
+        /// The operating system's error.
         #[source]
         error: std::io::Error,
     },
@@ -36,7 +36,7 @@ pub enum RecordError {
         .path.display()
     )]
     NotARecord {
-        /// The record's file.
+        /// The record's file, as given to `--resume`.
         path: PathBuf,
         /// Where the JSON reader gave up.
         #[source]

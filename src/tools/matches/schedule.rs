@@ -10,7 +10,7 @@ pub struct Job {
     pub pair: usize,
     /// Red's engine (an index into the engines).
     pub red: usize,
-    /// Blue's engine.
+    /// Blue's engine (an index into the engines).
     pub blue: usize,
     /// Which opening it starts from.
     pub opening: usize,

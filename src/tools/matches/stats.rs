@@ -10,16 +10,16 @@ const Z_95: f64 = 1.959_963_984_540_054;
 /// Wins, draws and losses of one engine against another.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Wdl {
-    /// Games won.
+    /// Games won, from the first side's view.
     pub wins: u32,
     /// Games drawn.
     pub draws: u32,
-    /// Games lost.
+    /// Games lost, from the first side's view.
     pub losses: u32,
 }
 
 impl Wdl {
-    /// Games played.
+    /// Games played: the three counts summed.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 /// What happened to one engine over the match.
 #[derive(Clone, Debug, Default)]
 pub struct EngineTally {
-    /// Its name.
+    /// Its name, as `--engine name=` gave it (unique in the match).
     pub name: String,
     /// Its results over all its games.
     pub wdl: Wdl,
@@ -31,15 +31,15 @@ pub struct EngineTally {
 /// everything the tallies are counted from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameSummary {
-    /// The game's number.
+    /// The game's number in the schedule, from 1: the same on a resumed run.
     pub round: usize,
-    /// Red's engine.
+    /// Red's engine, by name.
     pub red: String,
-    /// Blue's engine.
+    /// Blue's engine, by name.
     pub blue: String,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
-    /// The kind of ending ([`Termination::kind`]).
+    /// The kind of ending ([`super::game::Termination::kind`]).
     pub reason: Ending,
     /// How it ended, in words.
     pub termination: String,
@@ -49,7 +49,7 @@ pub struct GameSummary {
     pub plies: usize,
     /// Plies of the opening.
     pub opening_plies: usize,
-    /// Wall time, ms.
+    /// Wall time of the game, ms.
     pub duration_ms: u64,
 }
 
@@ -79,11 +79,11 @@ impl GameSummary {
 /// The results of a match.
 #[derive(Clone, Debug)]
 pub struct MatchSummary {
-    /// Games scheduled.
+    /// Games scheduled; fewer are played if the SPRT stops the match.
     pub planned: usize,
     /// Each pair (first, second) by engine name, with results from the first's side.
     pub pairs: Vec<(String, String, Wdl)>,
-    /// Per engine.
+    /// Per engine, in the order of the `--engine` groups.
     pub engines: Vec<EngineTally>,
     /// The SPRT and its last state, if one ran.
     pub sprt: Option<(Sprt, f64, SprtState)>,

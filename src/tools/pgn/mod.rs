@@ -40,7 +40,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The column after which move text wraps.
 const WRAP: usize = 80;
 
-/// One game record.
+/// One game record: its tags, its moves and its result, as PGN writes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
     /// Tags in order, as (name, value).
@@ -158,7 +158,7 @@ pub struct GameTags {
     pub event: String,
     /// Where it was played (`?` when unknown).
     pub site: String,
-    /// `YYYY.MM.DD` ([`today`]).
+    /// `YYYY.MM.DD` ([`today`]), the `Date` tag.
     pub date: String,
     /// The round (`-` when it has none).
     pub round: String,
@@ -287,7 +287,7 @@ impl GameTags {
 pub struct PgnError {
     /// Line number, from 1.
     pub line: usize,
-    /// What is wrong.
+    /// What is wrong, in words.
     pub what: String,
 }
 

@@ -41,7 +41,7 @@ pub enum InputError {
     /// The `Variant` or `Rules` tag names rules this engine does not know.
     #[error("tag {tag}: {why}")]
     BadRules {
-        /// The tag's name.
+        /// The tag's name (`Variant` or `Rules`).
         tag: String,
         /// What was wrong with its value.
         why: String,
@@ -68,7 +68,7 @@ pub enum InputError {
 pub struct LineError {
     /// The line number, from 1.
     pub line: usize,
-    /// What was wrong.
+    /// What was wrong with the line.
     pub error: InputError,
 }
 
@@ -114,7 +114,7 @@ pub struct GameSpec {
     /// The rules it was played under: the command line's, then the record's
     /// `Variant` and `Rules` tags.
     pub rules: Rules,
-    /// The first position.
+    /// The first position and the moves of the game, as text.
     pub start: PositionSpec,
     /// The result the record claims (its `Result` tag or closing token), if any.
     pub result: Option<String>,
@@ -154,7 +154,7 @@ pub fn parse_games(text: &str, rules: Rules) -> Vec<Result<GameSpec, LineError>>
 pub struct RawRecord {
     /// The line of its first tag.
     pub line: usize,
-    /// Its last line.
+    /// Its last line, from 1.
     pub last_line: usize,
     /// Its tags in file order, as ((name, value), line); escapes undone.
     pub tags: Vec<((String, String), usize)>,
@@ -174,9 +174,9 @@ pub enum Entry<'a> {
     Record(RawRecord),
     /// A line outside any record that is neither blank nor a `#` comment.
     Plain {
-        /// Its line number.
+        /// Its line number, from 1.
         line: usize,
-        /// The line.
+        /// The line, as written.
         text: &'a str,
     },
 }
