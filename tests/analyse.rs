@@ -556,6 +556,35 @@ fn probe(dir: &str, fens: &[&str]) -> Vec<String> {
     out.lines().map(String::from).collect()
 }
 
+/// `doushou analyse --tablebases <the 2-piece tables> --depth 2 --jobs 1`
+/// with `extra` arguments on `input`.
+fn analyse_with_tables(extra: &[&str], input: &str) -> (i32, String, String) {
+    let dir = two_piece_tables().to_str().unwrap();
+    let mut args = vec![
+        "analyse",
+        "--tablebases",
+        dir,
+        "--depth",
+        "2",
+        "--jobs",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    run(&args, input)
+}
+
+/// A JSON `tablebase` mark as `tb probe` prints the verdict: `win 17`, `draw`.
+fn mark_text(tb: &Json) -> String {
+    let verdict = tb.field("verdict").str();
+    match tb.field("plies").as_u64() {
+        Some(n) => format!("{verdict} {n}"),
+        None => {
+            assert!(tb.field("plies").is_null(), "{tb}");
+            verdict.to_string()
+        }
+    }
+}
+
 #[test]
 fn positions_in_the_tables_are_marked_as_tb_probe_answers() {
     let dir = two_piece_tables().to_str().unwrap();
@@ -565,17 +594,7 @@ fn positions_in_the_tables_are_marked_as_tb_probe_answers() {
     assert_eq!(probe(dir, &[THREE_PIECES, START]), ["none", "none"]);
     let mut input = TWO_PIECES.join("\n");
     input.push_str(&format!("\n{THREE_PIECES}\nstartpos\n"));
-    let common = [
-        "analyse",
-        "--tablebases",
-        dir,
-        "--depth",
-        "2",
-        "--jobs",
-        "1",
-    ];
-
-    let (code, text, err) = run(&common, &input);
+    let (code, text, err) = analyse_with_tables(&[], &input);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), TWO_PIECES.len() + 2, "{text}");
@@ -589,19 +608,11 @@ fn positions_in_the_tables_are_marked_as_tb_probe_answers() {
         assert!(!line.contains(" tb "), "{line}");
     }
 
-    let mut args = common.to_vec();
-    args.push("--json");
-    let (code, out, err) = run(&args, &input);
+    let (code, out, err) = analyse_with_tables(&["--json"], &input);
     assert_eq!(code, 0, "{err}");
     let records = json_lines(&out);
     for (record, verdict) in records.iter().zip(&probed) {
-        let tb = record.field("tablebase");
-        let mut words = verdict.split(' ');
-        assert_eq!(tb.field("verdict").str(), words.next().unwrap(), "{record}");
-        match words.next() {
-            Some(n) => assert_eq!(tb.field("plies").num(), n.parse::<f64>().unwrap()),
-            None => assert!(tb.field("plies").is_null(), "{record}"),
-        }
+        assert_eq!(&mark_text(record.field("tablebase")), verdict, "{record}");
     }
     for record in &records[TWO_PIECES.len()..] {
         assert!(record.field("tablebase").is_null(), "{record}");
@@ -612,18 +623,7 @@ fn positions_in_the_tables_are_marked_as_tb_probe_answers() {
 fn each_move_of_a_game_in_the_tables_is_marked_before_it_is_played() {
     let dir = two_piece_tables().to_str().unwrap();
     let game = format!("{} moves d2c2 d6d5 c2c1", TWO_PIECES[0]);
-    let args = [
-        "analyse",
-        "--tablebases",
-        dir,
-        "--depth",
-        "2",
-        "--jobs",
-        "1",
-        "--game",
-        "--json",
-    ];
-    let (code, out, err) = run(&args, &game);
+    let (code, out, err) = analyse_with_tables(&["--game", "--json"], &game);
     assert_eq!(code, 0, "{err}");
     let record = &json_lines(&out)[0];
     let moves = record.field("moves").arr();
@@ -641,15 +641,11 @@ fn each_move_of_a_game_in_the_tables_is_marked_before_it_is_played() {
         .map(|m| m.field("tablebase"))
         .chain([record.field("final_tablebase")]);
     for (tb, verdict) in marks.zip(&probed) {
-        let text = match tb.field("plies").as_f64() {
-            Some(n) => format!("{} {n}", tb.field("verdict").str()),
-            None => tb.field("verdict").str().to_string(),
-        };
-        assert_eq!(&text, verdict);
+        assert_eq!(&mark_text(tb), verdict);
     }
     assert_eq!(probed.len(), 4);
 
-    let (code, text, err) = run(&args[..args.len() - 1], &game);
+    let (code, text, err) = analyse_with_tables(&["--game"], &game);
     assert_eq!(code, 0, "{err}");
     let marked = text.lines().filter(|l| l.contains(" tb ")).count();
     assert_eq!(marked, 4, "{text}");
@@ -658,18 +654,7 @@ fn each_move_of_a_game_in_the_tables_is_marked_before_it_is_played() {
 #[test]
 fn tables_made_under_other_rules_are_refused_before_any_search() {
     let dir = two_piece_tables().to_str().unwrap();
-    let (code, out, err) = run(
-        &[
-            "analyse",
-            "--tablebases",
-            dir,
-            "--variant",
-            "xoudouqi",
-            "--depth",
-            "1",
-        ],
-        "startpos\n",
-    );
+    let (code, out, err) = analyse_with_tables(&["--variant", "xoudouqi"], "startpos\n");
     assert_eq!(code, 1, "{err}");
     assert!(out.is_empty(), "{out}");
     assert!(err.contains("made under other rules"), "{err}");
