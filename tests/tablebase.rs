@@ -323,6 +323,37 @@ fn the_best_moves_are_ranked_by_distance() {
     }
 }
 
+/// Engines and analysis jobs of one process asking for the same directory
+/// share one copy in memory; a request under other rules is still refused.
+#[test]
+fn tables_of_one_directory_are_loaded_once_per_process() {
+    let (dir, _) = tables();
+    let first = TableSet::shared(dir, Some(Rules::JUNGLE)).unwrap();
+    let second = TableSet::shared(dir, None).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &second), "read twice");
+    let mut engine = doushou::engine::Engine::new();
+    engine
+        .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+        .unwrap();
+    let held = engine.options().tablebases.clone().unwrap();
+    assert!(
+        std::sync::Arc::ptr_eq(&first, &held),
+        "the engine read its own copy"
+    );
+    let err = TableSet::shared(dir, Some(Rules::XOUDOUQI)).unwrap_err();
+    assert!(err.to_string().contains("other rules"), "{err}");
+    // Once every holder lets go, the next request reads the files again.
+    let tables = first.len();
+    drop((first, second, held, engine));
+    let again = TableSet::shared(dir, None).unwrap();
+    assert_eq!(again.len(), tables);
+    assert_eq!(
+        std::sync::Arc::strong_count(&again),
+        1,
+        "an old copy was kept"
+    );
+}
+
 #[test]
 fn tables_under_other_rules_or_corrupted_are_refused() {
     let (dir, _) = tables();

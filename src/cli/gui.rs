@@ -7,7 +7,6 @@ use crate::gui::{self, GuiConfig, GuiError};
 use crate::tb::TableSet;
 use clap::Args;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Arguments of `doushou gui`.
 #[derive(Args, Debug)]
@@ -80,7 +79,7 @@ pub fn run(args: &GuiArgs) -> Result<(), Failure> {
     // directory is said at once, as `doushou tb probe` says it.
     let tables = match &args.tablebases {
         Some(dir) => {
-            let set = TableSet::load(dir, rules)
+            let set = TableSet::shared(dir, Some(rules))
                 .map_err(|e| Failure::Usage(format!("--tablebases: {e}")))?;
             if set.is_empty() {
                 return Err(Failure::Usage(format!(
@@ -88,7 +87,7 @@ pub fn run(args: &GuiArgs) -> Result<(), Failure> {
                     dir.display()
                 )));
             }
-            Some(Arc::new(set))
+            Some(set)
         }
         None => None,
     };

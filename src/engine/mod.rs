@@ -268,13 +268,14 @@ fn load_tables(value: &str) -> Result<Option<Arc<TableSet>>, OptionError> {
     if NO_TABLES.contains(&path) {
         return Ok(None);
     }
-    let set = TableSet::load_any(std::path::Path::new(path)).map_err(|e| OptionError::Refused {
-        name: "TablebasePath".to_string(),
-        value: path.to_string(),
-        reason: e.to_string(),
-    })?;
+    let set =
+        TableSet::shared(std::path::Path::new(path), None).map_err(|e| OptionError::Refused {
+            name: "TablebasePath".to_string(),
+            value: path.to_string(),
+            reason: e.to_string(),
+        })?;
     log::info!("TablebasePath: {path}: {set:?}");
-    Ok(Some(Arc::new(set)))
+    Ok(Some(set))
 }
 
 /// The `EvalFile` values that mean the net built into the binary.

@@ -8,6 +8,7 @@ use super::verdict::Verdict;
 use crate::rules::{Move, Position, Rules, Side};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 /// One material's table in memory.
 struct Table {
@@ -102,6 +103,38 @@ impl TableSet {
                 }),
             })?;
         TableSet::load(dir, rules)
+    }
+
+    /// The tables in `dir`, loaded once per process: while any engine,
+    /// analysis job or GUI of this process still holds them, asking again
+    /// for the same directory shares that copy instead of reading a second
+    /// one (4-piece tables run to gigabytes; the engine's memory is to stay
+    /// near its `Hash`). With `rules` the tables must have been made under
+    /// them ([`TableSet::load`]); without, under the rules of the first file
+    /// ([`TableSet::load_any`]). Files changed on disk are read again only
+    /// once every holder has let the old copy go.
+    pub fn shared(dir: &Path, rules: Option<Rules>) -> Result<Arc<TableSet>, TbError> {
+        static LOADED: Mutex<Vec<(PathBuf, Weak<TableSet>)>> = Mutex::new(Vec::new());
+        let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        // Held while loading, so that workers starting together read once.
+        let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+        loaded.retain(|(_, set)| set.strong_count() > 0);
+        let cached = loaded
+            .iter()
+            .find(|(path, _)| *path == key)
+            .and_then(|(_, set)| set.upgrade());
+        if let Some(set) = cached
+            && rules.is_none_or(|r| set.answers_for(&r))
+        {
+            return Ok(set);
+        }
+        let set = Arc::new(match rules {
+            Some(r) => TableSet::load(dir, r)?,
+            None => TableSet::load_any(dir)?,
+        });
+        loaded.retain(|(path, _)| *path != key);
+        loaded.push((key, Arc::downgrade(&set)));
+        Ok(set)
     }
 
     /// Reads one file into the set (`expected`: the material it must hold).

@@ -137,7 +137,9 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
     // Read and checked against the rules before any input or search.
     let tables = match &args.tablebases {
         Some(dir) => {
-            let set = TableSet::load(dir, rules).map_err(AnalyseError::Tablebases)?;
+            // Shared with the jobs' engines (`TablebasePath` of the same
+            // directory): one copy in memory, however many jobs.
+            let set = TableSet::shared(dir, Some(rules)).map_err(AnalyseError::Tablebases)?;
             engine_options.push(("TablebasePath".to_string(), dir.display().to_string()));
             Some(set)
         }
@@ -179,7 +181,7 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
         as_json: args.json,
         multipv: args.multipv as usize,
         blunder_cp: args.blunder.min(i32::MAX as u32) as i32,
-        tables: tables.as_ref(),
+        tables: tables.as_deref(),
         rules,
     };
     let mut progress = AnalyseProgress::new(tasks.len());
