@@ -105,7 +105,7 @@ fn review(
         if stop.load(Ordering::Relaxed) {
             return Err("cancelled".to_string());
         }
-        answers[i] = Some(result?);
+        answers[i] = Some(result.map_err(|e| e.to_string())?);
         done += 1;
         sink(ReviewEvent::Progress(done, tasks.len()));
         Ok(())

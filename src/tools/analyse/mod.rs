@@ -442,7 +442,7 @@ impl<W: Write> Printer<'_, W> {
                         self.multipv,
                         as_json,
                     )),
-                    Some(Err(e)) => Err(e.clone()),
+                    Some(Err(e)) => Err(e.to_string()),
                     None => Err("not searched".to_string()),
                 },
             ),
@@ -451,7 +451,7 @@ impl<W: Write> Printer<'_, W> {
                     .iter()
                     .map(|r| match r {
                         Some(Ok(r)) => Ok(r),
-                        Some(Err(e)) => Err(e.clone()),
+                        Some(Err(e)) => Err(e.to_string()),
                         None => Err("not searched".to_string()),
                     })
                     .collect();

@@ -10,9 +10,10 @@
 //! alone (as `go searchmoves` would) to the depth the first one reached.
 
 use crate::engine::search::{SearchResult, Silent};
-use crate::engine::{Engine, GoLimits};
-use crate::rules::{Move, Rules};
+use crate::engine::{Engine, GoError, GoLimits};
+use crate::rules::{GameError, Move, Rules};
 use crate::tools::pgn::read::PositionSpec;
+use crate::util::options::OptionError;
 
 /// One search to run: a position under its rules.
 #[derive(Clone, Debug)]
@@ -50,7 +51,22 @@ pub struct Setup {
 
 /// What one search answered; the error is for the user (it names the option
 /// or position the engine refused, which the input checks should have caught).
-pub type TaskResult = Result<Answer, String>;
+pub type TaskResult = Result<Answer, TaskError>;
+
+/// Why a task's engine could not search it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TaskError {
+    /// An engine option (`--hash`, `--multipv`, `--eval-file`, the tables)
+    /// was refused when the worker's engine was made.
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    /// The engine refused the task's position or moves.
+    #[error(transparent)]
+    Position(#[from] GameError),
+    /// The engine would not search (it held no position).
+    #[error("the engine holds no position ({0})")]
+    Go(#[from] GoError),
+}
 
 /// Runs every task on `jobs` threads and hands each result to `on_result` on
 /// the calling thread as soon as it is ready (in completion order, with the
@@ -75,20 +91,16 @@ pub fn run<E>(
 }
 
 /// A worker's engine: one search thread, its own table, the lines asked for.
-fn new_engine(setup: &Setup) -> Result<Engine, String> {
+fn new_engine(setup: &Setup) -> Result<Engine, TaskError> {
     let mut engine = Engine::new();
     for (name, value) in [
         ("Threads", "1".to_string()),
         ("Hash", setup.hash_mb.to_string()),
         ("MultiPV", setup.multipv.to_string()),
     ] {
-        engine
-            .set_option(name, Some(&value))
-            .map_err(|e| e.to_string())?;
+        engine.set_option(name, Some(&value))?;
     }
-    engine
-        .set_options(&setup.engine_options)
-        .map_err(|e| e.to_string())?;
+    engine.set_options(&setup.engine_options)?;
     Ok(engine)
 }
 
@@ -96,14 +108,10 @@ fn new_engine(setup: &Setup) -> Result<Engine, String> {
 fn search(engine: &mut Engine, task: &AnalysisTask, limits: &GoLimits) -> TaskResult {
     engine.set_rules(task.rules);
     let p = &task.position;
-    engine
-        .set_position(&p.fen, &p.moves)
-        .map_err(|e| e.to_string())?;
+    engine.set_position(&p.fen, &p.moves)?;
     let mut run = |limits: &GoLimits| {
         engine.new_game();
-        engine
-            .search(limits, &Silent)
-            .map_err(|_| "the engine holds no position".to_string())
+        engine.search(limits, &Silent).map_err(TaskError::from)
     };
     let search = run(limits)?;
     let played = match task.played {
@@ -121,4 +129,56 @@ fn search(engine: &mut Engine, task: &AnalysisTask, limits: &GoLimits) -> TaskRe
         _ => None,
     };
     Ok(Answer { search, played })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::START_FEN;
+
+    fn task(fen: &str, moves: &[&str]) -> AnalysisTask {
+        AnalysisTask {
+            rules: Rules::JUNGLE,
+            position: PositionSpec {
+                fen: fen.to_string(),
+                moves: moves.iter().map(|m| m.to_string()).collect(),
+            },
+            played: None,
+        }
+    }
+
+    fn run_one(task: AnalysisTask, engine_options: Vec<(String, String)>) -> TaskResult {
+        let setup = Setup {
+            hash_mb: 1,
+            multipv: 1,
+            limits: GoLimits {
+                depth: Some(1),
+                ..GoLimits::default()
+            },
+            engine_options,
+        };
+        let mut out = None;
+        run(&[task], &setup, 1, |_, r| {
+            out = Some(r);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        out.expect("the task was answered")
+    }
+
+    /// A refused option and a refused position are told apart, each keeping
+    /// the engine's own error, so a caller can say which input was wrong.
+    #[test]
+    fn a_refused_option_and_a_refused_position_are_different_errors() {
+        let bad_net = vec![("EvalFile".to_string(), "/nonexistent.nnue".to_string())];
+        match run_one(task(START_FEN, &[]), bad_net) {
+            Err(TaskError::Option(e)) => assert!(e.to_string().contains("EvalFile"), "{e}"),
+            other => panic!("expected an option error, got {other:?}"),
+        }
+        match run_one(task(START_FEN, &["a1a2", "a1a2"]), Vec::new()) {
+            Err(TaskError::Position(_)) => {}
+            other => panic!("expected a position error, got {other:?}"),
+        }
+        assert!(run_one(task(START_FEN, &["a1a2"]), Vec::new()).is_ok());
+    }
 }
