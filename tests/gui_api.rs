@@ -393,6 +393,14 @@ fn the_tablebase_judges_the_position_shown_and_ranks_its_moves() {
         );
     }
 
+    // A finished game larger than any table is not in them: no verdict,
+    // though `tb probe` answers it `loss 0`.
+    let over_big = "l2E2t/1d3c1/r1p1w2/7/7/7/2W1P1R/1C3D1/T5L b 0 1";
+    let (status, state) = server.post(&game("position"), &json!({ "fen": over_big }));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["result"], "1-0", "{state}");
+    assert!(state["tablebase"].is_null(), "{}", state["tablebase"]);
+
     // Under rules the tables were not made for, they say nothing.
     let (status, state) = server.post(&game("options"), &json!({"rules": {"DogOverWolf": true}}));
     assert_eq!(status, 200, "{state}");

@@ -1078,7 +1078,7 @@ fn table_root(
     listener: &dyn Listener,
 ) -> TableRoot {
     let pos = game.position();
-    if tb::piece_count(pos) > tb.max_pieces() {
+    if !tb.holds_size_of(pos) {
         return TableRoot::Unknown;
     }
     let Some(ranked) = tb.rank_moves(pos) else {

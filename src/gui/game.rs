@@ -1566,7 +1566,7 @@ impl GuiGame {
     /// its verdict and no moves.
     fn tablebase_view(&self, inner: &Inner, pos: &Position, over: bool) -> Option<TablebaseView> {
         let tables = self.tables.as_deref()?;
-        if !tables.answers_for(&inner.rules) {
+        if !tables.answers_for(&inner.rules) || !tables.holds_size_of(pos) {
             return None;
         }
         let verdict = tables.probe(pos)?;

@@ -201,6 +201,13 @@ impl TableSet {
         self.max_pieces
     }
 
+    /// Whether `pos` is small enough for these tables. [`TableSet::probe`]
+    /// also answers a finished game of any size (`loss 0`, as `tb probe`
+    /// prints it); a report of what the tables hold asks this first.
+    pub fn holds_size_of(&self, pos: &Position) -> bool {
+        piece_count(pos) <= self.max_pieces
+    }
+
     /// How many tables are loaded.
     pub fn len(&self) -> usize {
         self.tables.len()

@@ -383,7 +383,7 @@ struct Printer<'a, W: Write> {
 fn table_verdict(tables: Option<&TableSet>, rules: &Rules, fen: &str) -> Option<Verdict> {
     let set = tables.filter(|t| t.answers_for(rules))?;
     let pos: Position = fen.parse().ok()?;
-    if crate::tb::piece_count(&pos) > set.max_pieces() {
+    if !set.holds_size_of(&pos) {
         return None;
     }
     set.probe(&pos)
