@@ -64,7 +64,7 @@ pub enum TaskError {
     #[error(transparent)]
     Position(#[from] GameError),
     /// The engine would not search (it held no position).
-    #[error("the engine holds no position ({0})")]
+    #[error("the engine holds no position")]
     Go(#[from] GoError),
 }
 
