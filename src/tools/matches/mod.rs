@@ -27,7 +27,7 @@ pub mod summary;
 
 pub use config::{ConfigError, MatchConfig};
 pub use record::{MatchSettings, RecordError};
-pub use summary::{EngineTally, GameSummary, MatchSummary};
+pub use summary::{EngineTally, GameSummary, MatchSummary, SprtRun};
 
 use crate::client::{self, ClientError, EngineLimits, EngineSpec};
 use crate::tools::pgn;
@@ -198,7 +198,7 @@ fn play_match(
     );
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
     let mut summary = MatchSummary {
-        sprt: config.sprt.map(|s| (s, 0.0, SprtState::Continue)),
+        sprt: config.sprt.map(SprtRun::new),
         rules: config.referee.rules.to_string(),
         variant: config
             .referee
@@ -244,7 +244,8 @@ fn play_match(
         .collect();
     let decided = summary
         .sprt
-        .is_some_and(|(_, _, state)| state != SprtState::Continue);
+        .as_ref()
+        .is_some_and(|run| run.state != SprtState::Continue);
     let settings = MatchSettings::of(config);
     let write_summary = |summary: &MatchSummary| match &config.json {
         Some(path) => crate::util::fs::write_atomically(
@@ -332,11 +333,14 @@ fn play_match(
             }
             report_fault(&record, job, &names);
             summary.count(GameSummary::of(&record, job, &names), job);
-            if let Some((_, llr, state)) = summary.sprt.as_ref()
-                && *state != SprtState::Continue
+            if let Some(run) = summary.sprt.as_ref()
+                && run.state != SprtState::Continue
                 && !stop.swap(true, Ordering::Relaxed)
             {
-                eprintln!("SPRT: {state} (LLR {llr:.2}); finishing the games in play");
+                eprintln!(
+                    "SPRT: {} (LLR {:.2}); finishing the games in play",
+                    run.state, run.llr
+                );
             }
             summary.seconds = seconds_before + began.elapsed().as_secs_f64();
             if write_error.is_none()

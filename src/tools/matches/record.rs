@@ -184,6 +184,8 @@ struct SprtJson {
     alpha: f64,
     beta: f64,
     llr: f64,
+    /// Finished game pairs by the first engine's points: 0, ½, 1, 1½, 2.
+    pairs: [u32; 5],
     lower: f64,
     upper: f64,
     state: String,
@@ -257,17 +259,18 @@ pub fn summary_json(summary: &MatchSummary, settings: Option<&MatchSettings>) ->
                 }
             })
             .collect(),
-        sprt: summary.sprt.as_ref().map(|(sprt, llr, state)| {
-            let (lower, upper) = sprt.bounds();
+        sprt: summary.sprt.as_ref().map(|run| {
+            let (lower, upper) = run.test.bounds();
             SprtJson {
-                elo0: sprt.elo0,
-                elo1: sprt.elo1,
-                alpha: sprt.alpha,
-                beta: sprt.beta,
-                llr: *llr,
+                elo0: run.test.elo0,
+                elo1: run.test.elo1,
+                alpha: run.test.alpha,
+                beta: run.test.beta,
+                llr: run.llr,
+                pairs: run.pairs.counts,
                 lower,
                 upper,
-                state: state.to_string(),
+                state: run.state.to_string(),
             }
         }),
         games: &summary.games,

@@ -1,6 +1,7 @@
 //! Match statistics: Elo from a score with its 95% error bars, the likelihood
-//! of superiority, and the sequential probability ratio test that stops a match
-//! once the evidence is enough. Scores are from the first engine's side.
+//! of superiority, and the sequential probability ratio test (the generalised
+//! SPRT over game pairs) that stops a match once the evidence is enough.
+//! Scores are from the first engine's side.
 
 use std::fmt;
 
@@ -205,32 +206,36 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 after these games.
-    ///
-    /// The normal approximation to the generalised SPRT (M. Van den Bergh, "A
-    /// normal approximation to the GSPRT", used by fishtest's `LLR_logistic` and
-    /// by cutechess): with s₀, s₁ the expected scores of elo0 and elo1 under the
-    /// logistic model, x̄ the mean per-game score and σ² its trinomial variance
-    /// over N games, LLR ≈ N·(s₁ − s₀)·(2x̄ − s₀ − s₁) / (2σ²). As fishtest's
-    /// `regularize` does, a count of zero is taken as 10⁻³ for the mean and
-    /// variance, so that a run of identical results (no variance) still
-    /// counts as evidence instead of leaving the test undecided for ever.
+    /// The log-likelihood ratio of H1 against H0 after these games, each
+    /// game a loss, draw or win (the trinomial model): the generalised SPRT
+    /// of [`gsprt_llr`].
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let n = wdl.games();
-        if n == 0 {
-            return 0.0;
-        }
-        let reg = |c: u32| if c == 0 { 1e-3 } else { c as f64 };
-        let (mu, var) = trinomial(reg(wdl.wins), reg(wdl.draws), reg(wdl.losses));
-        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        n as f64 * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+        let counts = [wdl.losses, wdl.draws, wdl.wins];
+        self.gsprt(&counts, &GAME_SCORES)
     }
 
-    /// Whether to stop, and with which hypothesis.
-    pub fn state(&self, wdl: &Wdl) -> SprtState {
-        let llr = self.llr(wdl);
+    /// The log-likelihood ratio of H1 against H0 after these game pairs (the
+    /// pentanomial model, as fastchess and fishtest use for openings played
+    /// twice with colours swapped: the two games of an opening are not
+    /// independent, a pair is).
+    pub fn llr_pairs(&self, pairs: &Pentanomial) -> f64 {
+        self.gsprt(&pairs.counts, &PAIR_SCORES)
+    }
+
+    fn gsprt(&self, counts: &[u32], scores: &[f64]) -> f64 {
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        gsprt_llr(counts, scores, s0, s1)
+    }
+
+    /// Whether to stop, and with which hypothesis, at this LLR. No verdict
+    /// is given while the results allow no variance to be estimated (every
+    /// game or pair alike): a run of wins alone says nothing of how often
+    /// the other results come.
+    pub fn verdict(&self, llr: f64, has_variance: bool) -> SprtState {
         let (lower, upper) = self.bounds();
-        if llr >= upper {
+        if !has_variance {
+            SprtState::Continue
+        } else if llr >= upper {
             SprtState::H1
         } else if llr <= lower {
             SprtState::H0
@@ -238,6 +243,109 @@ impl Sprt {
             SprtState::Continue
         }
     }
+}
+
+/// The score of one game for each outcome, in the order of the trinomial
+/// counts: a loss, a draw, a win.
+pub const GAME_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
+
+/// The mean score of a pair of games for each pentanomial outcome, in the
+/// order of [`Pentanomial::counts`]: 0, ½, 1, 1½ or 2 points of 2.
+pub const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// Results of game pairs (one opening with colours swapped), by the first
+/// engine's points in the pair: 0, ½, 1, 1½, 2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs that scored 0, ½, 1, 1½ and 2 points.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Counts a finished pair by the first engine's points in it (0 to 2, in
+    /// halves).
+    pub fn add(&mut self, points: f64) {
+        let slot = (points * 2.0).round().clamp(0.0, 4.0) as usize;
+        self.counts[slot] += 1;
+    }
+
+    /// Finished pairs.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Whether the pairs differ in score, so that a variance can be estimated.
+    pub fn has_variance(&self) -> bool {
+        self.counts.iter().filter(|&&c| c > 0).count() >= 2
+    }
+}
+
+impl Wdl {
+    /// Whether the games differ in result, so that a variance can be estimated.
+    pub fn has_variance(&self) -> bool {
+        [self.wins, self.draws, self.losses]
+            .iter()
+            .filter(|&&c| c > 0)
+            .count()
+            >= 2
+    }
+}
+
+/// The generalised SPRT's log-likelihood ratio (the exact form fishtest's
+/// `LLR_alt` computes, not the normal approximation): with p̂ the observed
+/// frequencies of the outcomes (scored `scores`), and p⁽⁰⁾, p⁽¹⁾ the
+/// distributions nearest to p̂ whose mean score is s₀ and s₁ (the maximum
+/// likelihood under each hypothesis), LLR = N·Σ p̂ᵢ·ln(p⁽¹⁾ᵢ / p⁽⁰⁾ᵢ).
+/// An outcome never seen counts 10⁻³ times (fishtest's regularisation), so
+/// that its likelihood is not zero; with so few games the LLR stays small,
+/// about 0.03 after two wins at elo0=0, elo1=5. Zero before any game.
+pub fn gsprt_llr(counts: &[u32], scores: &[f64], s0: f64, s1: f64) -> f64 {
+    let n: u32 = counts.iter().sum();
+    if n == 0 {
+        return 0.0;
+    }
+    let seen: Vec<f64> = counts
+        .iter()
+        .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+        .collect();
+    let total: f64 = seen.iter().sum();
+    let freq: Vec<f64> = seen.iter().map(|c| c / total).collect();
+    let h0 = most_likely_with_mean(&freq, scores, s0);
+    let h1 = most_likely_with_mean(&freq, scores, s1);
+    let per_outcome: f64 = (0..freq.len())
+        .map(|i| freq[i] * (h1[i] / h0[i]).ln())
+        .sum();
+    n as f64 * per_outcome
+}
+
+/// The distribution q over the outcomes with mean score `mean` that
+/// maximises Σ pᵢ·ln qᵢ (every pᵢ > 0, `mean` strictly between the lowest and
+/// highest score). By Lagrange, qᵢ = pᵢ / (1 + λ·(xᵢ − mean)), where λ makes
+/// Σ pᵢ·(xᵢ − mean) / (1 + λ·(xᵢ − mean)) zero; that sum falls as λ grows, so
+/// bisection over the λ that keep every qᵢ positive finds it.
+fn most_likely_with_mean(p: &[f64], scores: &[f64], mean: f64) -> Vec<f64> {
+    let lowest = scores.iter().cloned().fold(f64::INFINITY, f64::min);
+    let highest = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let gap = |lambda: f64| -> f64 {
+        p.iter()
+            .zip(scores)
+            .map(|(pi, x)| pi * (x - mean) / (1.0 + lambda * (x - mean)))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / (highest - mean), 1.0 / (mean - lowest));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if gap(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    p.iter()
+        .zip(scores)
+        .map(|(pi, x)| pi / (1.0 + lambda * (x - mean)))
+        .collect()
 }
 
 impl fmt::Display for Sprt {
@@ -292,29 +400,87 @@ mod tests {
         assert!((erf(-0.5) + 0.520_499_88).abs() < 1e-6);
     }
 
+    /// Values computed by hand (a separate bisection of the Lagrange
+    /// condition, in Python) at elo0=0, elo1=5.
     #[test]
-    fn sprt_llr_has_the_right_sign_and_bounds() {
+    fn sprt_llr_matches_values_computed_by_hand() {
         let sprt = Sprt::parse(&["elo0=0", "elo1=5", "alpha=0.05", "beta=0.05"]).unwrap();
         let (lo, hi) = sprt.bounds();
         assert!((lo + 2.944_439).abs() < 1e-5 && (hi - 2.944_439).abs() < 1e-5);
-        // A score halfway between s0 and s1 is no evidence either way.
-        assert!(sprt.llr(&wdl(40, 20, 40)) < 0.0);
-        assert!(sprt.llr(&wdl(60, 20, 40)) > 0.0);
-        // All draws: a score of ½, below the midpoint of s₀ and s₁.
-        assert!(sprt.llr(&wdl(0, 10, 0)) < 0.0);
-        // Every game won: no variance, yet strong evidence for H1.
-        assert_eq!(sprt.state(&wdl(8, 0, 0)), SprtState::H1);
-        assert_eq!(sprt.state(&wdl(0, 0, 8)), SprtState::H0);
+        for ((w, d, l), by_hand) in [
+            ((1, 0, 0), 0.014_258_853_7),
+            ((2, 0, 0), 0.028_546_447_3),
+            ((10, 2, 8), 0.029_681_804_1),
+            ((600, 200, 400), 3.305_697_266_8),
+            ((40, 20, 40), -0.012_943_556_7),
+            ((3300, 3500, 3200), 0.620_969_569_2),
+        ] {
+            let llr = sprt.llr(&wdl(w, d, l));
+            assert!(
+                (llr - by_hand).abs() < 1e-8,
+                "{w}-{d}-{l}: {llr} vs {by_hand}"
+            );
+        }
+        for (counts, by_hand) in [
+            ([0, 0, 1, 0, 1], 0.028_516_776_3),
+            ([10, 30, 100, 40, 20], 0.827_331_228_5),
+            ([1, 0, 0, 0, 0], -0.014_465_916_0),
+        ] {
+            let llr = sprt.llr_pairs(&Pentanomial { counts });
+            assert!(
+                (llr - by_hand).abs() < 1e-8,
+                "{counts:?}: {llr} vs {by_hand}"
+            );
+        }
         assert_eq!(sprt.llr(&Wdl::default()), 0.0);
-        assert_eq!(sprt.state(&wdl(600, 200, 400)), SprtState::H1);
-        assert_eq!(sprt.state(&wdl(400, 200, 600)), SprtState::H0);
-        assert_eq!(sprt.state(&wdl(3, 2, 3)), SprtState::Continue);
-        // The formula by hand: 10-2-8, x̄ = 0.55, σ² = (10·0.45² + 2·0.05² + 8·0.55²)/20.
+    }
+
+    #[test]
+    fn sprt_gives_no_verdict_without_variance_and_stops_with_evidence() {
+        let sprt = Sprt::parse(&["elo0=0", "elo1=5"]).unwrap();
+        let verdict = |r: Wdl| sprt.verdict(sprt.llr(&r), r.has_variance());
+        // One kind of result only: however many, no variance, no verdict.
+        assert_eq!(verdict(wdl(400, 0, 0)), SprtState::Continue);
+        assert_eq!(verdict(wdl(0, 0, 400)), SprtState::Continue);
+        assert_eq!(verdict(wdl(2, 0, 0)), SprtState::Continue);
+        assert_eq!(verdict(wdl(600, 200, 400)), SprtState::H1);
+        assert_eq!(verdict(wdl(400, 200, 600)), SprtState::H0);
+        assert_eq!(verdict(wdl(3, 2, 3)), SprtState::Continue);
+        // A score below the midpoint of s₀ and s₁ is evidence for H0.
+        assert!(sprt.llr(&wdl(0, 10, 0)) < 0.0);
+        let mut pairs = Pentanomial::default();
+        pairs.add(2.0);
+        pairs.add(2.0);
+        assert!(!pairs.has_variance());
+        pairs.add(1.5);
+        assert_eq!(pairs.counts, [0, 0, 0, 1, 2]);
+        assert!(pairs.has_variance() && pairs.pairs() == 3);
+    }
+
+    /// On many games the exact GSPRT nears its normal approximation,
+    /// N·(s₁ − s₀)·(2x̄ − s₀ − s₁) / (2σ²).
+    #[test]
+    fn sprt_llr_nears_the_normal_approximation_on_many_games() {
+        let sprt = Sprt::parse(&["elo0=0", "elo1=5"]).unwrap();
+        let (w, d, l): (f64, f64, f64) = (3300.0, 3500.0, 3200.0);
+        let n = w + d + l;
+        let mean = (w + 0.5 * d) / n;
+        let var = (w * (1.0 - mean).powi(2) + d * (0.5 - mean).powi(2) + l * mean.powi(2)) / n;
         let (s0, s1) = (0.5, score_from_elo(5.0));
-        let var = (10.0 * 0.45f64.powi(2) + 2.0 * 0.05f64.powi(2) + 8.0 * 0.55f64.powi(2)) / 20.0;
-        let by_hand = 20.0 * (s1 - s0) * (1.1 - s0 - s1) / (2.0 * var);
-        let llr = sprt.llr(&wdl(10, 2, 8));
-        assert!((llr - by_hand).abs() < 1e-12, "{llr} {by_hand}");
+        let normal = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        let exact = sprt.llr(&wdl(3300, 3500, 3200));
+        assert!((exact - normal).abs() < 0.01, "{exact} vs {normal}");
+    }
+
+    #[test]
+    fn the_most_likely_distribution_has_the_asked_mean_and_sums_to_one() {
+        let p = [0.2, 0.5, 0.3];
+        for mean in [0.3, 0.5, 0.55, 0.9] {
+            let q = most_likely_with_mean(&p, &GAME_SCORES, mean);
+            let sum: f64 = q.iter().sum();
+            let m: f64 = q.iter().zip(GAME_SCORES).map(|(q, x)| q * x).sum();
+            assert!((sum - 1.0).abs() < 1e-9 && (m - mean).abs() < 1e-9, "{q:?}");
+        }
     }
 
     #[test]

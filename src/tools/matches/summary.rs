@@ -3,9 +3,10 @@
 
 use super::game::{Ending, GameRecord};
 use super::schedule::Job;
-use super::stats::{Sprt, SprtState, Wdl};
+use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::util::words::count;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// What happened to one engine over the match.
@@ -85,8 +86,8 @@ pub struct MatchSummary {
     pub pairs: Vec<(String, String, Wdl)>,
     /// Per engine, in the order of the `--engine` groups.
     pub engines: Vec<EngineTally>,
-    /// The SPRT and its last state, if one ran.
-    pub sprt: Option<(Sprt, f64, SprtState)>,
+    /// The SPRT, if one runs.
+    pub sprt: Option<SprtRun>,
     /// Every game played, in the order they ended.
     pub games: Vec<GameSummary>,
     /// The rules, as `Name=Value` words.
@@ -99,6 +100,48 @@ pub struct MatchSummary {
     pub seconds: f64,
     /// Whether the user stopped the match before it was over.
     pub interrupted: bool,
+}
+
+/// A running SPRT over game pairs: games 2i−1 and 2i (rounds, from 1) share
+/// an opening with colours swapped, and a pair counts once both are over.
+#[derive(Clone, Debug)]
+pub struct SprtRun {
+    /// The hypotheses and error rates.
+    pub test: Sprt,
+    /// The finished pairs, by the first engine's points.
+    pub pairs: Pentanomial,
+    /// The first engine's points in pairs of which one game is over, by pair.
+    half_pairs: HashMap<usize, f64>,
+    /// The log-likelihood ratio after the finished pairs.
+    pub llr: f64,
+    /// What the test says after the finished pairs.
+    pub state: SprtState,
+}
+
+impl SprtRun {
+    /// A test before any game.
+    pub fn new(test: Sprt) -> SprtRun {
+        SprtRun {
+            test,
+            pairs: Pentanomial::default(),
+            half_pairs: HashMap::new(),
+            llr: 0.0,
+            state: SprtState::Continue,
+        }
+    }
+
+    /// Counts a game of the first pair by its round and the first engine's
+    /// points in it; when it completes its pair, the test looks again.
+    pub fn count(&mut self, round: usize, points: f64) {
+        let pair = round.saturating_sub(1) / 2;
+        let Some(other) = self.half_pairs.remove(&pair) else {
+            self.half_pairs.insert(pair, points);
+            return;
+        };
+        self.pairs.add(other + points);
+        self.llr = self.test.llr_pairs(&self.pairs);
+        self.state = self.test.verdict(self.llr, self.pairs.has_variance());
+    }
 }
 
 /// An Elo value for tables: sign, one decimal, infinities spelled out.
@@ -193,10 +236,13 @@ impl MatchSummary {
             Some(_) => wdl.losses += 1,
             None => wdl.draws += 1,
         }
-        if let Some((sprt, llr, state)) = self.sprt.as_mut() {
-            let wdl = self.pairs[0].2;
-            *llr = sprt.llr(&wdl);
-            *state = sprt.state(&wdl);
+        if let Some(run) = self.sprt.as_mut().filter(|_| job.pair == 0) {
+            let points = match winner {
+                Some(w) if w == first_side => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            run.count(game.round, points);
         }
         self.games.push(game);
     }
@@ -232,9 +278,9 @@ impl MatchSummary {
                 }
             );
         }
-        if let Some((sprt, llr, _)) = &self.sprt {
-            let (lo, hi) = sprt.bounds();
-            let _ = write!(line, " LLR {llr:.2} [{lo:.2}, {hi:.2}]");
+        if let Some(run) = &self.sprt {
+            let (lo, hi) = run.test.bounds();
+            let _ = write!(line, " LLR {:.2} [{lo:.2}, {hi:.2}]", run.llr);
         }
         line
     }
@@ -285,11 +331,16 @@ impl MatchSummary {
                 wdl.losses
             );
         }
-        if let Some((sprt, llr, state)) = &self.sprt {
-            let (lo, hi) = sprt.bounds();
+        if let Some(run) = &self.sprt {
+            let (lo, hi) = run.test.bounds();
             let _ = writeln!(
                 s,
-                "\nSPRT ({sprt}): LLR {llr:.2} [{lo:.2}, {hi:.2}]: {state}"
+                "\nSPRT ({}): LLR {:.2} [{lo:.2}, {hi:.2}] over {} game pairs {:?} (0 to 2 points): {}",
+                run.test,
+                run.llr,
+                run.pairs.pairs(),
+                run.pairs.counts,
+                run.state
             );
         }
         let _ = writeln!(
@@ -364,6 +415,66 @@ mod tests {
         assert_eq!(summary.engines[1].wdl.losses, 1);
         assert_eq!(summary.engines[0].wdl.wins, 1);
         assert_eq!(summary.pairs[0].2.wins, 1, "a, the pair's first, won");
+    }
+
+    /// A won game of the first engine (`a`), in the given round.
+    fn game_won_by_a(round: usize, draw: bool) -> (GameSummary, Job) {
+        let (_, jobs) = schedule(2, 400, 1);
+        let job = jobs[round - 1];
+        let a_is_red = job.red == 0;
+        let result = match (draw, a_is_red) {
+            (true, _) => "1/2-1/2",
+            (false, true) => "1-0",
+            (false, false) => "0-1",
+        };
+        let names = ["a", "b"];
+        let game = GameSummary {
+            round,
+            red: names[job.red].into(),
+            blue: names[job.blue].into(),
+            result: result.into(),
+            reason: if draw {
+                Ending::Repetition
+            } else {
+                Ending::Den
+            },
+            termination: "test".into(),
+            faulty: None,
+            plies: 40,
+            opening_plies: 0,
+            duration_ms: 1,
+        };
+        (game, job)
+    }
+
+    #[test]
+    fn the_sprt_counts_pairs_and_stops_only_once_results_differ() {
+        let sprt = Sprt::parse(&["elo0=0", "elo1=20"]).unwrap();
+        let mut summary = MatchSummary::new(&["a", "b"], &[(0, 1)], 800);
+        summary.sprt = Some(SprtRun::new(sprt));
+        let run = |s: &MatchSummary| s.sprt.clone().unwrap();
+        // 100 pairs won outright: strong evidence, but no variance yet.
+        for round in 1..=200 {
+            let (game, job) = game_won_by_a(round, false);
+            summary.count(game, job);
+        }
+        assert_eq!(run(&summary).pairs.counts, [0, 0, 0, 0, 100]);
+        assert!(run(&summary).llr > 2.95, "{}", run(&summary).llr);
+        assert_eq!(run(&summary).state, SprtState::Continue);
+        // One game of a pair changes nothing until its pair is over.
+        let (game, job) = game_won_by_a(201, true);
+        summary.count(game, job);
+        assert_eq!(run(&summary).pairs.pairs(), 100);
+        assert_eq!(run(&summary).state, SprtState::Continue);
+        let (game, job) = game_won_by_a(202, false);
+        summary.count(game, job);
+        assert_eq!(run(&summary).pairs.counts, [0, 0, 0, 1, 100]);
+        assert_eq!(run(&summary).state, SprtState::H1);
+        assert!(
+            summary.table().contains("H1 accepted"),
+            "{}",
+            summary.table()
+        );
     }
 
     #[test]
