@@ -9,6 +9,7 @@
 
 use super::features::{active_features, feature_index};
 use super::network::Network;
+use super::simd::{clipped_dot, update};
 use crate::rules::{Move, Piece, Position, Side, Square};
 
 /// The largest score the net reports, in either sign: far from the search's
@@ -85,21 +86,10 @@ impl Accumulator {
             let (old, new) = (&before.values[range.clone()], &mut self.values[range]);
             let add = net.w1_row(feature_index(side, delta.mover, delta.to));
             let sub = net.w1_row(feature_index(side, delta.mover, delta.from));
-            match delta.captured {
-                None => {
-                    for (((n, &o), &a), &s) in new.iter_mut().zip(old).zip(add).zip(sub) {
-                        *n = o.wrapping_add(a).wrapping_sub(s);
-                    }
-                }
-                Some(victim) => {
-                    let taken = net.w1_row(feature_index(side, victim, delta.to));
-                    for ((((n, &o), &a), &s), &t) in
-                        new.iter_mut().zip(old).zip(add).zip(sub).zip(taken)
-                    {
-                        *n = o.wrapping_add(a).wrapping_sub(s).wrapping_sub(t);
-                    }
-                }
-            }
+            let taken = delta
+                .captured
+                .map(|victim| net.w1_row(feature_index(side, victim, delta.to)));
+            update(new, old, add, sub, taken);
         }
     }
 }
@@ -120,16 +110,9 @@ impl Network {
         let ceiling = self.ceiling();
         let (w_us, w_them) = self.w2().split_at(h);
         // `Network::new` refused any net whose sum could leave the i32 range.
-        let dot = |values: &[i16], weights: &[i16]| -> i32 {
-            values
-                .iter()
-                .zip(weights)
-                .map(|(&v, &w)| i32::from(v.clamp(0, ceiling)) * i32::from(w))
-                .sum()
-        };
         let sum = self.b2()
-            + dot(acc.perspective(side_to_move), w_us)
-            + dot(acc.perspective(side_to_move.opponent()), w_them);
+            + clipped_dot(acc.perspective(side_to_move), w_us, ceiling)
+            + clipped_dot(acc.perspective(side_to_move.opponent()), w_them, ceiling);
         let q = self.quantisation();
         let cp = i64::from(sum) * i64::from(q.scale) / (i64::from(q.qa) * i64::from(q.qb));
         cp.clamp(-i64::from(EVAL_LIMIT), i64::from(EVAL_LIMIT)) as i32

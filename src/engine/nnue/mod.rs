@@ -6,6 +6,7 @@
 mod accumulator;
 pub mod features;
 mod network;
+mod simd;
 
 pub use accumulator::{Accumulator, AccumulatorStack, EVAL_LIMIT, MoveDelta};
 pub use network::{
