@@ -1,0 +1,203 @@
+//! What a search is given and gives back, and what its threads share: the
+//! features and limits it runs under, the lines it reports while it runs,
+//! its result, and the table and counters every thread reads and writes.
+
+use crate::engine::eval::Weights;
+use crate::engine::nnue::Network;
+use crate::engine::params::{LmrTable, SearchParams};
+use crate::engine::score::ScoreBound;
+use crate::engine::tt::TranspositionTable;
+use crate::rules::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The deepest the search goes, quiescence included.
+pub const MAX_PLY: usize = 128;
+
+/// Which search features are on: the protocol's `Search_*` options, so that
+/// matches can measure each feature by turning it off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Transposition-table cutoffs and move (the table is still written).
+    pub tt_cutoffs: bool,
+    /// Null-move pruning (`Search_NullMove`; off by default).
+    pub null_move: bool,
+    /// Late-move reductions (`Search_LMR`).
+    pub lmr: bool,
+    /// Reverse futility pruning and late-move pruning near the leaves.
+    pub futility: bool,
+    /// Aspiration windows at the root.
+    pub aspiration: bool,
+    /// One more ply where the enemy stands next to our den (the check extension
+    /// of this game: the replies are few and forced).
+    pub den_extension: bool,
+    /// Internal iterative reduction: a ply less where the table has no move.
+    pub iir: bool,
+    /// Late-move reductions shrink for quiet moves with a good history.
+    pub history_lmr: bool,
+}
+
+impl Default for Features {
+    /// What matches showed to gain (docs/search-features.md): null-move pruning
+    /// and aspiration windows did not, so they are off.
+    fn default() -> Features {
+        Features {
+            tt_cutoffs: true,
+            null_move: false,
+            lmr: true,
+            futility: true,
+            aspiration: false,
+            den_extension: false,
+            iir: true,
+            history_lmr: true,
+        }
+    }
+}
+
+impl Features {
+    /// Everything off: plain alpha-beta with quiescence, the baseline for matches.
+    pub const PLAIN: Features = Features {
+        tt_cutoffs: false,
+        null_move: false,
+        lmr: false,
+        futility: false,
+        aspiration: false,
+        den_extension: false,
+        iir: false,
+        history_lmr: false,
+    };
+}
+
+/// One line of search progress, as `info` prints it.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Iteration depth, in plies.
+    pub depth: i32,
+    /// Deepest ply reached, quiescence search included.
+    pub seldepth: i32,
+    /// Which line of MultiPV (1-based).
+    pub multipv: usize,
+    /// The line's score, internal units (see [`super::score::Score::from_internal`]).
+    pub score: i32,
+    /// `Lower` on a fail high, `Upper` on a fail low, `Exact` otherwise.
+    pub bound: ScoreBound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Milliseconds since `go`, wall time.
+    pub time_ms: u64,
+    /// Per mille of the table in use.
+    pub hashfull: u32,
+    /// The principal variation, from the root; first its move.
+    pub pv: Vec<Move>,
+    /// Positions the endgame tables answered so far.
+    pub tbhits: u64,
+}
+
+/// Receives what a search has to say. The protocol prints it; bench and the
+/// tools collect it.
+pub trait Listener: Send + Sync {
+    /// Progress of the main thread.
+    fn info(&self, info: &SearchInfo);
+    /// Free text for the user (`info string`).
+    fn message(&self, text: &str);
+}
+
+/// A listener that drops everything.
+pub struct Silent;
+
+impl Listener for Silent {
+    fn info(&self, _: &SearchInfo) {}
+    fn message(&self, _: &str) {}
+}
+
+/// What a finished search found.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// The move to play; null only where there is no legal move.
+    pub best_move: Move,
+    /// The expected reply, if the PV has one.
+    pub ponder_move: Option<Move>,
+    /// Score of the best move (internal units).
+    pub score: i32,
+    /// Last completed depth (an unfinished iteration does not count).
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// The principal variation of the best line, from the root.
+    pub pv: Vec<Move>,
+    /// Every MultiPV line of the last iteration: (score, pv).
+    pub lines: Vec<(i32, Vec<Move>)>,
+    /// Deepest ply reached in the last iteration.
+    pub seldepth: i32,
+    /// Milliseconds spent, wall time.
+    pub time_ms: u64,
+    /// Per mille of the table in use at the end.
+    pub hashfull: u32,
+    /// Set when the game was already over: then there is no move.
+    pub outcome: Option<crate::rules::Outcome>,
+    /// Positions the endgame tables answered.
+    pub tbhits: u64,
+}
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    /// The transposition table all threads read and write.
+    pub tt: &'a TranspositionTable,
+    /// Set when the search is done thinking: a limit was reached or the main
+    /// thread finished. Whether the answer may go out is not its business.
+    pub stop: &'a AtomicBool,
+    /// Set by the user (`stop`, `quit`, a command that ends the search).
+    pub user_stop: &'a AtomicBool,
+    /// Nodes of each thread, summed for reports.
+    pub nodes: Vec<PaddedCounter>,
+    /// The linear evaluation's weights (used when `net` is `None`).
+    pub weights: &'a Weights,
+    /// The network, when the search evaluates with it instead of `weights`.
+    pub net: Option<&'a Network>,
+    /// Which search features are on (the `Search_*` options).
+    pub features: Features,
+    /// The tunable numbers of the search (`params.rs`).
+    pub params: &'a SearchParams,
+    /// The late-move reductions of `params`.
+    pub lmr: &'a LmrTable,
+    /// How much the root side dislikes a draw, centipawns: a draw scores
+    /// `-contempt` for the root side (and `+contempt` for its opponent).
+    pub contempt: i32,
+    /// The endgame tables, when they answer under the search's rules.
+    pub tb: Option<&'a crate::tb::TableSet>,
+    /// Positions with more pieces are not looked up in `tb`.
+    pub tb_max_pieces: u32,
+    /// Positions `tb` answered, all threads.
+    pub tbhits: AtomicU64,
+}
+
+/// A node counter alone on its cache line, so threads do not slow each other.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct PaddedCounter(pub AtomicU64);
+
+impl Shared<'_> {
+    /// Nodes of all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Whether the threads must stop thinking, for whatever reason.
+    pub fn must_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.user_stop.load(Ordering::Relaxed)
+    }
+}
+
+/// What the main thread is limited by.
+#[derive(Clone, Debug, Default)]
+pub struct Bounds {
+    /// Deepest iteration, in plies.
+    pub depth: Option<i32>,
+    /// Most nodes (all threads).
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<i32>,
+    /// Root moves to consider (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Lines to report, best first (MultiPV, at least 1).
+    pub multipv: usize,
+}
