@@ -2,7 +2,9 @@
 //! work is in [`crate::tb`]; docs/tablebases.md).
 //!
 //! Exit code of `probe`: 0 when every position was answered, 1 when some were
-//! invalid (each gets an `error:` line in its place), 2 for a usage error.
+//! invalid (each gets an `error:` line in its place) or the tables were
+//! refused, 2 for a usage error (a directory that cannot be read or holds no
+//! table among them); `generate` alike (`impl From<TbError> for Failure`).
 
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
