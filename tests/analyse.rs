@@ -669,6 +669,19 @@ fn a_table_win_or_loss_is_a_mate_score() {
 }
 
 #[test]
+fn a_table_draw_is_shown_as_a_draw() {
+    // Two rats that cannot catch each other: the tables' draw, not the
+    // search's contempt for it (it was `score cp -30 ... tb draw`).
+    let drawn = "7/1R1r3/7/7/7/7/7/7/7 w 0 1";
+    let (code, text, err) = analyse_with_tables(&[], drawn);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("score cp 0 wdl 0 1000 0 ") && text.contains(" tb draw "),
+        "{text}"
+    );
+}
+
+#[test]
 fn each_answer_comes_as_soon_as_its_line_is_read() {
     use std::io::BufRead;
     let mut child = Command::new(BIN)
