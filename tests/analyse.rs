@@ -2,6 +2,9 @@
 //! JSON lines out, with malformed lines among them, empty input, game records,
 //! and `--jobs 2` against `--jobs 1`. JSON is read back with serde_json.
 
+mod common;
+
+use common::two_piece_tables;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -511,32 +514,6 @@ fn a_record_written_by_doushou_match() {
 
 // ---- endgame tables ------------------------------------------------------
 
-/// Every 2-piece table, made once per test binary by `doushou tb generate`
-/// (a fraction of a second) under the default rules.
-fn two_piece_tables() -> &'static std::path::Path {
-    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("doushou-analyse-tb-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let dir_text = dir.to_str().unwrap().to_string();
-        let (code, _, err) = run(
-            &[
-                "tb",
-                "generate",
-                "--max-pieces",
-                "2",
-                "--threads",
-                "1",
-                "--out",
-                &dir_text,
-            ],
-            "",
-        );
-        assert_eq!(code, 0, "{err}");
-        dir
-    })
-}
-
 /// Positions of two pieces (in the tables) and three (outside them).
 const TWO_PIECES: [&str; 5] = [
     "7/7/7/3w3/7/7/7/3W3/7 w 0 1",
@@ -665,4 +642,154 @@ fn tables_made_under_other_rules_are_refused_before_any_search() {
         "startpos\n",
     );
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
+}
+
+#[test]
+fn a_table_win_or_loss_is_a_mate_score() {
+    let dir = two_piece_tables().to_str().unwrap();
+    let probed = probe(dir, &TWO_PIECES);
+    let input = TWO_PIECES.join("\n");
+    for extra in [&[][..], &["--multipv", "2"]] {
+        let (code, text, err) = analyse_with_tables(extra, &input);
+        assert_eq!(code, 0, "{err}");
+        for (line, verdict) in text.lines().zip(&probed) {
+            // Plies to moves as protocol.md counts them: the winner's moves.
+            let mate = match verdict.split_once(' ') {
+                Some(("win", n)) => (n.parse::<i32>().unwrap() + 1) / 2,
+                Some(("loss", n)) => -(n.parse::<i32>().unwrap() / 2),
+                _ => continue,
+            };
+            assert!(
+                line.contains(&format!("score mate {mate} ")),
+                "{extra:?}: {line} / {verdict}"
+            );
+            assert!(!line.contains("score cp"), "{extra:?}: {line}");
+        }
+    }
+}
+
+#[test]
+fn a_table_draw_is_shown_as_a_draw() {
+    // Two rats that cannot catch each other: the tables' draw, not the
+    // search's contempt for it (it was `score cp -30 ... tb draw`).
+    let drawn = "7/1R1r3/7/7/7/7/7/7/7 w 0 1";
+    let (code, text, err) = analyse_with_tables(&[], drawn);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("score cp 0 wdl 0 1000 0 ") && text.contains(" tb draw "),
+        "{text}"
+    );
+}
+
+#[test]
+fn each_answer_comes_as_soon_as_its_line_is_read() {
+    use std::io::BufRead;
+    let mut child = Command::new(BIN)
+        .args(["analyse", "--depth", "2", "--jobs", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .env_remove("RUST_LOG")
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, answers) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if lines.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // The pipe stays open: each answer must come before the next line is written.
+    for (n, position) in ["startpos", "startpos moves g3g4", "bad"]
+        .iter()
+        .enumerate()
+    {
+        writeln!(stdin, "{position}").unwrap();
+        stdin.flush().unwrap();
+        let answer = answers
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no answer to line {} while the input is open", n + 1));
+        assert!(answer.starts_with(&format!("line {}: ", n + 1)), "{answer}");
+    }
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(1), "the bad line");
+    assert!(answers.recv().is_err(), "nothing after the answers");
+}
+
+#[test]
+fn a_table_directory_is_checked_alike_by_every_tool() {
+    let empty = std::env::temp_dir().join(format!("doushou-analyse-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let empty = empty.to_str().unwrap();
+    let tables = two_piece_tables().to_str().unwrap();
+    let fen = TWO_PIECES[0];
+    for (args, code, said) in [
+        // A directory with no table: mistyped or not made; as a file that cannot be opened.
+        (
+            vec!["analyse", "--tablebases", empty, "--depth", "1"],
+            2,
+            "no table files",
+        ),
+        (
+            vec!["tb", "probe", "--path", empty, fen],
+            2,
+            "no table files",
+        ),
+        (
+            vec!["gui", "--tablebases", empty, "--port", "0"],
+            2,
+            "no table files",
+        ),
+        // Tables there but made under other rules: bad input.
+        (
+            vec!["analyse", "--tablebases", tables, "--variant", "xoudouqi"],
+            1,
+            "made under other rules",
+        ),
+        (
+            vec![
+                "tb",
+                "probe",
+                "--path",
+                tables,
+                "--variant",
+                "xoudouqi",
+                fen,
+            ],
+            1,
+            "made under other rules",
+        ),
+        (
+            vec![
+                "gui",
+                "--tablebases",
+                tables,
+                "--variant",
+                "xoudouqi",
+                "--port",
+                "0",
+            ],
+            1,
+            "made under other rules",
+        ),
+    ] {
+        let (got, out, err) = run(&args, "startpos\n");
+        assert_eq!((got, out.as_str()), (code, ""), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: tablebases: "), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+    // The engine refuses such a directory too, and keeps no tables.
+    let (code, out, _) = run(
+        &[],
+        &format!("setoption name TablebasePath value {empty}\nquit\n"),
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("info string error:") && out.contains("no table files"),
+        "{out}"
+    );
 }

@@ -16,6 +16,21 @@ fn writers() -> Vec<(Vec<&'static str>, &'static str)> {
         (vec!["bench", "--depth", "1"], ""),
         (vec!["show"], ""),
         (vec!["show", "--svg", "-"], ""),
+        // A file named on the command line that is the output pipe.
+        (
+            vec![
+                "selfplay",
+                "--games",
+                "1",
+                "--depth",
+                "1",
+                "--jobs",
+                "1",
+                "--out",
+                "/dev/stdout",
+            ],
+            "",
+        ),
         (
             vec!["analyse", "--depth", "1"],
             "startpos\nstartpos moves g3g4\n",
@@ -240,4 +255,93 @@ fn analyse_says_to_use_game_for_records_and_stops_repeating_itself() {
     assert_eq!(lines.len(), 7, "{out}");
     assert!(!lines[0].contains("error"), "{out}");
     assert!(lines[6].contains("stopped reading"), "{out}");
+}
+
+#[test]
+fn every_tool_refuses_the_same_numbers_out_of_range_with_exit_2() {
+    let out = "/dev/null";
+    let engines = [
+        "--engine",
+        "name=a",
+        "cmd=/nonexistent",
+        "--engine",
+        "name=b",
+        "cmd=/nonexistent",
+    ];
+    let mut refused: Vec<Vec<&str>> = Vec::new();
+    for threads in ["0", "257"] {
+        refused.extend([
+            vec!["perft", "1", "--threads", threads],
+            vec!["bench", "--threads", threads],
+            vec!["analyse", "--jobs", threads],
+            vec!["selfplay", "--jobs", threads, "--out", out],
+            vec![
+                "tb",
+                "generate",
+                "--max-pieces",
+                "2",
+                "--out",
+                out,
+                "--threads",
+                threads,
+            ],
+            vec!["tune", "--data", out, "--threads", threads],
+            vec!["train", "--data", out, "--out", out, "--threads", threads],
+            [&engines[..], &["--depth", "1", "--concurrency", threads]].concat(),
+        ]);
+    }
+    for depth in ["0", "101", "300"] {
+        refused.extend([
+            vec!["bench", "--depth", depth],
+            vec!["analyse", "--depth", depth],
+            vec!["selfplay", "--depth", depth, "--out", out],
+            [&engines[..], &["--depth", depth]].concat(),
+        ]);
+    }
+    for hash in ["0", "65537"] {
+        refused.extend([
+            vec!["bench", "--hash", hash],
+            vec!["analyse", "--hash", hash],
+            vec!["selfplay", "--hash", hash, "--out", out],
+        ]);
+    }
+    refused.extend([
+        vec!["analyse", "--nodes", "0"],
+        vec!["selfplay", "--nodes", "0", "--out", out],
+        [&engines[..], &["--nodes", "0"]].concat(),
+        vec!["analyse", "--movetime", "0"],
+        [&engines[..], &["--movetime", "0"]].concat(),
+        vec!["analyse", "--depth", "1", "--movetime", "-5"],
+        // A flag that does nothing in the mode given is an error too.
+        vec!["analyse", "--blunder", "50"],
+        vec!["bench", "--eval", "linear", "--eval-file", out],
+        vec!["show", "--svg", "-", "--color", "never"],
+        [&engines[..], &["--depth", "1", "--seed", "5"]].concat(),
+    ]);
+    for mut args in refused {
+        if args[0] == "--engine" {
+            args.insert(0, "match");
+        }
+        let o = run(&args, "startpos\n");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_nets_rules_warning_is_one_short_line_said_once() {
+    let o = run(&["bench", "--depth", "1", "--set", "Repetition=draw"], "");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("no input for")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(warnings[0].contains("Repetition=draw"), "{err}");
+    // What the net lacks, not the net's whole training summary.
+    assert!(
+        warnings[0].len() < 160,
+        "{} characters: {err}",
+        warnings[0].len()
+    );
 }

@@ -456,7 +456,8 @@ fn gui_refuses_other_rules_tables_and_ends_quietly_on_a_closed_pipe() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    // Bad input, exit 1, as `analyse` and `tb probe` say it (issue 26).
+    assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.contains("refused") && err.contains("DogOverWolf"),
         "{err}"

@@ -365,6 +365,10 @@ fn position_from_stdin_and_errors() {
     assert_eq!(code, 1);
     let (code, _, err) = run(&["show", "--svg", "-", "--arrow", "z9z9"]);
     assert_eq!(code, 2, "{err}");
+    // An arrow for a move the position does not have is refused, not drawn.
+    let (code, out, err) = run(&["show", "--svg", "-", "--arrow", "g3g9"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("not a legal move"), "{err}");
     let (code, _, _) = run(&["show", "--arrow", "g3g4"]);
     assert_eq!(code, 2, "--arrow needs --svg");
     let (code, _, _) = run(&["show", "--svg", "/no/such/dir/x.svg"]);

@@ -444,7 +444,8 @@ fn the_binary_generates_resumes_and_probes() {
     assert_eq!(lines[3], "loss 0");
     assert_eq!(lines[4], "none");
     assert!(lines[5].starts_with("error:"), "{out}");
-    // Under other rules the directory is refused.
+    // Under other rules the directory is refused: bad input, exit 1, as in
+    // `analyse` and `gui` (issue 26).
     let (code, _, err) = tb(
         &[
             "probe",
@@ -456,7 +457,7 @@ fn the_binary_generates_resumes_and_probes() {
         ],
         "",
     );
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(err.contains("other rules"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

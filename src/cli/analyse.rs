@@ -5,9 +5,8 @@
 //! get an error line and the rest goes on) or the tables of `--tablebases`
 //! were refused, 2 for a usage error.
 
-use crate::cli::args::{EvalArgs, RulesArgs};
+use crate::cli::args::{self, EvalArgs, RulesArgs};
 use crate::cli::exit::Failure;
-use crate::tb::TbError;
 use crate::tools::analyse::{AnalyseConfig, AnalyseError, analyse};
 use clap::Args;
 use std::path::PathBuf;
@@ -19,14 +18,15 @@ pub struct AnalyseArgs {
     /// position: `startpos` or a FEN, optionally followed by `moves ...`.
     /// Blank lines and lines starting with `#` are skipped.
     pub input: Option<PathBuf>,
-    /// Search each position to this depth (default 10 when no limit is given).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    /// Search each position to this depth, 1 to 100 (default 10 when no
+    /// limit is given).
+    #[arg(long, value_parser = args::depth())]
     pub depth: Option<u32>,
-    /// Search each position for at most this many nodes.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Search each position for at most this many nodes (at least 1).
+    #[arg(long, value_parser = args::positive::<u64>())]
     pub nodes: Option<u64>,
-    /// Search each position for this many milliseconds (not reproducible).
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// Search each position for this many milliseconds, at least 1 (not reproducible).
+    #[arg(long, value_name = "MS", value_parser = args::positive::<u64>())]
     pub movetime: Option<u64>,
     /// Report the best K lines of each position (positions only; in JSON as a
     /// `multipv` array).
@@ -43,23 +43,23 @@ pub struct AnalyseArgs {
     pub game: bool,
     /// With --game: a move losing more than this many centipawns against the
     /// engine's choice is flagged as a blunder (mates count as 10000).
-    #[arg(long, value_name = "CP", default_value_t = crate::tools::analyse::annotate::DEFAULT_BLUNDER_CP)]
+    #[arg(long, value_name = "CP", requires = "game",
+          default_value_t = crate::tools::analyse::annotate::DEFAULT_BLUNDER_CP)]
     pub blunder: u32,
-    /// Positions searched at once, each by its own engine with its own table
-    /// (default: one per core). The answers do not depend on it at a fixed
-    /// depth or node count.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub jobs: Option<u32>,
+    /// Positions searched at once, 1 to 256, each by its own engine with its
+    /// own table (default: one per core). The answers do not depend on it at
+    /// a fixed depth or node count.
+    #[arg(long, value_name = "N", value_parser = args::threads())]
+    pub jobs: Option<usize>,
     /// Endgame tables (made by `doushou tb generate`): each analysed position
     /// they hold is marked `tb win N`, `tb loss N` or `tb draw` for the side to
     /// move (N in plies; in JSON a `tablebase` field), and the searches use
     /// them. Tables made under other rules are refused before any search.
     #[arg(long, value_name = "DIR")]
     pub tablebases: Option<PathBuf>,
-    /// Transposition table of each job, MB.
-    #[arg(long, value_name = "MB", default_value_t = 16,
-          value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub hash: u32,
+    /// Transposition table of each job, MB, 1 to 65536.
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = args::hash_mb())]
+    pub hash: usize,
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -98,9 +98,7 @@ pub fn run(args: &AnalyseArgs) -> i32 {
     let failure = match args.config().and_then(|config| analyse(&config)) {
         Ok(all_valid) => return i32::from(!all_valid),
         Err(AnalyseError::Write(e)) => Failure::Output(e),
-        // Tables that are there but refused are bad input; a directory that
-        // cannot be read is a usage error, as any file named on the line.
-        Err(e @ AnalyseError::Tablebases(TbError::Invalid { .. })) => Failure::Input(e.to_string()),
+        Err(AnalyseError::Tablebases(e)) => Failure::from(e),
         Err(e) => Failure::Usage(e.to_string()),
     };
     failure.report()

@@ -1,5 +1,7 @@
 //! The clap argument groups that more than one tool's command line takes: the
-//! rule switches and the evaluation.
+//! rule switches and the evaluation; and the ranges of the numbers several
+//! tools take, one value parser each, so that every tool refuses the same
+//! values the same way (a usage error, exit code 2).
 
 use crate::engine::Engine;
 use crate::engine::eval::EvalKind;
@@ -7,7 +9,31 @@ use crate::engine::nnue::{self, LoadError};
 use crate::rules::Rules;
 use crate::util::options::OptionError;
 use clap::Args;
+use clap::builder::RangedU64ValueParser;
 use std::path::PathBuf;
+
+/// Threads, or searches or games at once: 1 to 256, the `Threads` option's range.
+pub fn threads() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(1..=256)
+}
+
+/// A search depth in plies: 1 to [`crate::engine::MAX_DEPTH`].
+pub fn depth() -> RangedU64ValueParser<u32> {
+    RangedU64ValueParser::new().range(1..=u64::from(crate::engine::MAX_DEPTH))
+}
+
+/// A transposition table in MB: 1 to 65536, the `Hash` option's range.
+pub fn hash_mb() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(1..=65536)
+}
+
+/// A count that must be positive: nodes, milliseconds, games, plies, epochs.
+pub fn positive<T>() -> RangedU64ValueParser<T>
+where
+    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+{
+    RangedU64ValueParser::new().range(1..)
+}
 
 /// The rule switches as every tool takes them.
 #[derive(Args, Debug, Clone, Default)]
@@ -62,6 +88,9 @@ pub enum EvalArgsError {
     /// The engine refused the setting.
     #[error(transparent)]
     Option(#[from] OptionError),
+    /// `--eval-file` with `--eval linear`: the net would not be used.
+    #[error("--eval-file names a net, which --eval linear does not use")]
+    NetUnused,
 }
 
 /// The evaluation as every tool that searches takes it.
@@ -81,6 +110,9 @@ impl EvalArgs {
     /// not in each of its engines).
     pub fn settings(&self) -> Result<Vec<(String, String)>, EvalArgsError> {
         let mut out = Vec::new();
+        if self.eval_file.is_some() && self.eval.as_deref() == Some(EvalKind::Linear.name()) {
+            return Err(EvalArgsError::NetUnused);
+        }
         if let Some(path) = &self.eval_file {
             nnue::load(path).map_err(|error| EvalArgsError::NetFile {
                 path: path.clone(),

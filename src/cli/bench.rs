@@ -1,6 +1,6 @@
 //! `doushou bench`: the fixed search whose node count signs every change.
 
-use crate::cli::args::RulesArgs;
+use crate::cli::args::{self, RulesArgs};
 use crate::cli::exit::{Failure, write_out};
 use crate::engine::{Engine, SearchControl};
 use clap::Args;
@@ -8,14 +8,15 @@ use clap::Args;
 /// Arguments of `doushou bench`.
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Depth of each search.
-    #[arg(long, default_value_t = crate::engine::bench::DEFAULT_DEPTH)]
-    pub depth: i32,
-    /// Search threads (the node count is deterministic only with one).
-    #[arg(long, default_value_t = 1)]
+    /// Depth of each search, 1 to 100.
+    #[arg(long, default_value_t = crate::engine::bench::DEFAULT_DEPTH as u32,
+          value_parser = args::depth())]
+    pub depth: u32,
+    /// Search threads, 1 to 256 (the node count is deterministic only with one).
+    #[arg(long, default_value_t = 1, value_parser = args::threads())]
     pub threads: usize,
-    /// Transposition table, MB (cleared before each position).
-    #[arg(long, default_value_t = 16)]
+    /// Transposition table, MB, 1 to 65536 (cleared before each position).
+    #[arg(long, default_value_t = 16, value_parser = args::hash_mb())]
     pub hash: usize,
     /// The evaluation (`--eval`, `--eval-file`).
     #[command(flatten)]
@@ -38,7 +39,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let ran = crate::engine::bench::run(
         engine.searcher(),
         *engine.rules(),
-        Some(args.depth),
+        Some(args.depth as i32),
         &control,
         |l| {
             if write_error.is_none()

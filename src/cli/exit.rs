@@ -48,6 +48,24 @@ impl From<crate::tuning::data::TuneError> for Failure {
     }
 }
 
+impl From<crate::tb::TbError> for Failure {
+    /// The same for every tool that reads or writes tables: a directory
+    /// that cannot be read or holds no table is a usage error (2), as any
+    /// file named on the command line that cannot be opened; a table that
+    /// is there but refused (corrupted, made under other rules) is bad
+    /// input (1).
+    fn from(e: crate::tb::TbError) -> Failure {
+        use crate::tb::TbError;
+        let why = format!("tablebases: {e}");
+        match e {
+            TbError::Io { .. } | TbError::NoTables(_) => Failure::Usage(why),
+            TbError::Invalid { .. } | TbError::Missing(_) | TbError::TooLong(_) => {
+                Failure::Input(why)
+            }
+        }
+    }
+}
+
 impl From<String> for Failure {
     fn from(why: String) -> Failure {
         Failure::Input(why)

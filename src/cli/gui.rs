@@ -78,17 +78,7 @@ pub fn run(args: &GuiArgs) -> Result<(), Failure> {
     // Loaded (and checked against the rules) before serving: a wrong
     // directory is said at once, as `doushou tb probe` says it.
     let tables = match &args.tablebases {
-        Some(dir) => {
-            let set = TableSet::shared(dir, Some(rules))
-                .map_err(|e| Failure::Usage(format!("--tablebases: {e}")))?;
-            if set.is_empty() {
-                return Err(Failure::Usage(format!(
-                    "--tablebases {}: no table files (*.dstb)",
-                    dir.display()
-                )));
-            }
-            Some(set)
-        }
+        Some(dir) => Some(TableSet::shared(dir, Some(rules))?),
         None => None,
     };
     let config = GuiConfig {

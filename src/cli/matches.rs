@@ -31,14 +31,14 @@ pub struct MatchArgs {
     /// Time control, seconds plus increment (sent as wtime/btime/winc/binc).
     #[arg(long, value_name = "S[+INC]")]
     pub tc: Option<TimeControl>,
-    /// A fixed time per move, ms.
-    #[arg(long, value_name = "MS")]
+    /// A fixed time per move, ms, at least 1.
+    #[arg(long, value_name = "MS", value_parser = super::args::positive::<u64>())]
     pub movetime: Option<u64>,
-    /// A fixed search depth.
-    #[arg(long)]
+    /// A fixed search depth, 1 to 100.
+    #[arg(long, value_parser = super::args::depth())]
     pub depth: Option<u32>,
-    /// A node budget per move.
-    #[arg(long)]
+    /// A node budget per move, at least 1.
+    #[arg(long, value_parser = super::args::positive::<u64>())]
     pub nodes: Option<u64>,
     /// Openings: one a line, a position (`FEN [moves ...]`) or moves from the
     /// start. Each is played twice, colours swapped. Default: the built-in set
@@ -50,14 +50,14 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub random_plies: Option<usize>,
     /// Seed of --random-plies, so that a match can be played again.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, requires = "random_plies")]
     pub seed: u64,
     /// Games per pair of engines (default: every opening twice, or 100 with
     /// --random-plies).
     #[arg(long)]
     pub games: Option<usize>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = super::args::threads())]
     pub concurrency: usize,
     /// Stop early by a sequential probability ratio test (two engines only),
     /// e.g. `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`.
@@ -87,8 +87,8 @@ pub struct MatchArgs {
     /// under depth or node limits), ms; past it the engine loses.
     #[arg(long, value_name = "MS", default_value_t = 60_000)]
     pub hang_timeout: u64,
-    /// Draw a game after this many plies (the opening's included).
-    #[arg(long, value_name = "N")]
+    /// Draw a game after this many plies (the opening's included), at least 1.
+    #[arg(long, value_name = "N", value_parser = super::args::positive::<usize>())]
     pub max_plies: Option<usize>,
     /// The rules: the referee's, and sent to every engine as options.
     #[command(flatten)]

@@ -52,7 +52,7 @@ pub enum Tool {
     Analyse(analyse::AnalyseArgs),
     /// Draw a position in the terminal, or as an SVG picture with an optional arrow.
     Show(show::ShowArgs),
-    /// Play the engine against itself and write labelled positions for `tune`.
+    /// Play the engine against itself and write labelled positions for `train` and `tune`.
     Selfplay(selfplay::SelfplayArgs),
     /// Fit the evaluation's weights to self-play data (Texel) and write weights.rs.
     Tune(tune::TuneArgs),

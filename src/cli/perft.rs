@@ -1,6 +1,6 @@
 //! `doushou perft`: leaf counts from the command line.
 
-use crate::cli::args::RulesArgs;
+use crate::cli::args::{self, RulesArgs};
 use crate::cli::exit::{Failure, write_out};
 use crate::rules::{Game, START_FEN, perft_divide};
 use clap::Args;
@@ -20,8 +20,8 @@ pub struct PerftArgs {
     /// Print the leaves under each root move.
     #[arg(long)]
     pub divide: bool,
-    /// Threads to count on (root moves are shared out).
-    #[arg(long, default_value_t = 1)]
+    /// Threads to count on, 1 to 256 (root moves are shared out).
+    #[arg(long, default_value_t = 1, value_parser = args::threads())]
     pub threads: usize,
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
@@ -35,7 +35,7 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
     let game = Game::from_fen_and_moves(rules, fen, &args.moves)
         .map_err(|e| Failure::Input(e.to_string()))?;
     let start = Instant::now();
-    let report = perft_divide(&game, args.depth, args.threads.max(1));
+    let report = perft_divide(&game, args.depth, args.threads);
     let seconds = start.elapsed().as_secs_f64();
     let mut text = String::new();
     if args.divide {
@@ -50,7 +50,7 @@ pub fn run(args: &PerftArgs) -> Result<(), Failure> {
         args.depth,
         seconds,
         report.nodes as f64 / seconds.max(1e-9),
-        args.threads.max(1)
+        args.threads
     );
     Ok(())
 }

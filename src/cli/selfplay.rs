@@ -1,9 +1,10 @@
 //! `doushou selfplay`: labelled positions from the engine playing itself, for
-//! `doushou tune` (the recipe is in `docs/tuning.md`).
+//! `doushou train` and `doushou tune` (the recipes are in `docs/nnue.md` and
+//! `docs/tuning.md`).
 
-use crate::cli::args::{EvalArgs, RulesArgs};
+use crate::cli::args::{self, EvalArgs, RulesArgs};
 use crate::cli::exit::Failure;
-use crate::tuning::selfplay::{self, SelfplayConfig};
+use crate::tuning::selfplay::{self, SelfplayConfig, SelfplayError};
 use clap::Args;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -12,14 +13,14 @@ use std::time::Instant;
 /// Arguments of `doushou selfplay`.
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
-    /// Games in the whole run (over all shards).
-    #[arg(long, default_value_t = 100)]
+    /// Games in the whole run (over all shards), at least 1.
+    #[arg(long, default_value_t = 100, value_parser = args::positive::<usize>())]
     pub games: usize,
-    /// Search depth per move.
-    #[arg(long)]
+    /// Search depth per move, 1 to 100.
+    #[arg(long, value_parser = args::depth())]
     pub depth: Option<u32>,
-    /// Search nodes per move (the default limit when no depth is given: 5000).
-    #[arg(long)]
+    /// Search nodes per move, at least 1 (the default limit when no depth is given: 5000).
+    #[arg(long, value_parser = args::positive::<u64>())]
     pub nodes: Option<u64>,
     /// Random plies at the start of each game, for variety (not written).
     #[arg(long, default_value_t = 8)]
@@ -27,14 +28,14 @@ pub struct SelfplayArgs {
     /// Seed of the random plies: the same seed and settings give the same file.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once, one search thread each (default: every core).
-    #[arg(long)]
+    /// Games played at once, 1 to 256, one search thread each (default: every core).
+    #[arg(long, value_parser = args::threads())]
     pub jobs: Option<usize>,
-    /// Plies after which an unfinished game is scored a draw.
-    #[arg(long, default_value_t = 400)]
+    /// Plies after which an unfinished game is scored a draw, at least 1.
+    #[arg(long, default_value_t = 400, value_parser = args::positive::<usize>())]
     pub max_plies: usize,
-    /// Transposition table of each engine, MB.
-    #[arg(long, default_value_t = 4)]
+    /// Transposition table of each engine, MB, 1 to 65536.
+    #[arg(long, default_value_t = 4, value_parser = args::hash_mb())]
     pub hash: usize,
     /// This machine's part of the run, `I/N` (0-based): the I-th of N
     /// consecutive blocks of games. The index may also come from the
@@ -96,7 +97,11 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
             );
         }
     })
-    .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    .map_err(|e| match e {
+        // `--out /dev/stdout | head -1`: the reader went away, a quiet end.
+        SelfplayError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Failure::Output(e),
+        e => Failure::Input(format!("{}: {e}", args.out.display())),
+    })?;
     eprintln!(
         "selfplay: wrote {} positions from {} games to {} in {:.0} s",
         summary.positions,

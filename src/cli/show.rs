@@ -40,8 +40,8 @@ pub struct ShowArgs {
     /// With --svg: draw an arrow for this move, e.g. g3g4.
     #[arg(long, value_name = "MOVE", requires = "svg")]
     pub arrow: Option<String>,
-    /// Colours in the terminal.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    /// Colours in the terminal (not in an SVG picture).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, conflicts_with = "svg")]
     pub color: ColorChoice,
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
@@ -57,8 +57,8 @@ pub enum ShowError {
     /// Standard input held no position: exit code 1.
     #[error("no position on standard input")]
     NoInput,
-    /// `--arrow` is not a move: exit code 2.
-    #[error("--arrow {0}: not a move like g3g4")]
+    /// `--arrow` is not a legal move of the position shown: exit code 2.
+    #[error("--arrow {0}: not a legal move of the position (a move like g3g4)")]
     Arrow(String),
     /// `--variant`/`--set` named unknown rules: exit code 2.
     #[error("rules: {0}")]
@@ -100,13 +100,6 @@ pub fn run(args: &ShowArgs) -> Result<(), Failure> {
 
 fn show(args: &ShowArgs) -> Result<(), ShowError> {
     let rules = args.rules.rules().map_err(ShowError::Rules)?;
-    let arrow = match &args.arrow {
-        Some(a) => match a.parse::<Move>() {
-            Ok(m) if !m.is_null() => Some(m),
-            _ => return Err(ShowError::Arrow(a.clone())),
-        },
-        None => None,
-    };
     let text = match args.position.as_slice() {
         [] => "startpos".to_string(),
         [dash] if dash == "-" => read_stdin_position()?,
@@ -115,6 +108,15 @@ fn show(args: &ShowArgs) -> Result<(), ShowError> {
     let game = input::parse_position_line(&text)
         .and_then(|spec| spec.game(rules))
         .map_err(ShowError::Position)?;
+    // An arrow shows a move that can be played: one that cannot would
+    // mislead whoever looks at the picture.
+    let arrow = match &args.arrow {
+        Some(a) => match a.parse::<Move>() {
+            Ok(m) if game.outcome().is_none() && game.legal_moves().contains(&m) => Some(m),
+            _ => return Err(ShowError::Arrow(a.clone())),
+        },
+        None => None,
+    };
     match &args.svg {
         Some(path) => {
             let svg = board_svg(&game, arrow);

@@ -2,7 +2,9 @@
 //! work is in [`crate::tb`]; docs/tablebases.md).
 //!
 //! Exit code of `probe`: 0 when every position was answered, 1 when some were
-//! invalid (each gets an `error:` line in its place), 2 for a usage error.
+//! invalid (each gets an `error:` line in its place) or the tables were
+//! refused, 2 for a usage error (a directory that cannot be read or holds no
+//! table among them); `generate` alike (`impl From<TbError> for Failure`).
 
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
@@ -44,8 +46,8 @@ pub struct GenerateArgs {
     /// The directory of the table files.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
-    /// Threads (default: every core).
-    #[arg(long)]
+    /// Threads, 1 to 256 (default: every core).
+    #[arg(long, value_parser = super::args::threads())]
     pub threads: Option<usize>,
     /// This machine's part, `I/N` (0-based): the I-th of N blocks of the
     /// materials asked for (their smaller dependencies are made or read as
@@ -75,14 +77,14 @@ pub struct ProbeArgs {
 /// probed position was invalid), or why it stopped.
 pub fn run(args: &TbArgs) -> Result<i32, Failure> {
     match &args.action {
-        TbAction::Generate(a) => generate(a).map(|()| 0).map_err(Failure::Usage),
+        TbAction::Generate(a) => generate(a).map(|()| 0),
         TbAction::Probe(a) => probe(a),
     }
 }
 
-fn generate(args: &GenerateArgs) -> Result<(), String> {
-    let rules = args.rules.rules().map_err(|e| e.to_string())?;
-    let (shard, shards) = super::selfplay::parse_shard(&args.shard)?;
+fn generate(args: &GenerateArgs) -> Result<(), Failure> {
+    let rules = args.rules.rules()?;
+    let (shard, shards) = super::selfplay::parse_shard(&args.shard).map_err(Failure::Usage)?;
     let mut targets: Vec<Material> = Vec::new();
     if let Some(n) = args.max_pieces {
         for k in 2..=n {
@@ -90,13 +92,17 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         }
     }
     for spec in &args.material {
-        let m: Material = spec.parse().map_err(|e: tb::MaterialError| e.to_string())?;
+        let m: Material = spec
+            .parse()
+            .map_err(|e: tb::MaterialError| Failure::Usage(e.to_string()))?;
         if !targets.contains(&m.canonical()) {
             targets.push(m.canonical());
         }
     }
     if targets.is_empty() {
-        return Err("nothing to generate: give --max-pieces N or --material SPEC".into());
+        return Err(Failure::Usage(
+            "nothing to generate: give --max-pieces N or --material SPEC".into(),
+        ));
     }
     // Shards split the largest materials asked for; smaller ones are the
     // dependencies every shard makes or reads.
@@ -111,9 +117,9 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))?;
     let start = Instant::now();
     let (mut made, mut total_bytes) = (0, 0u64);
     pool.install(|| {
@@ -134,8 +140,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
                 }
             );
         })
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     eprintln!(
         "tb: {made} tables made, {total_bytes} bytes in all, {:.1} s on {threads} threads",
         start.elapsed().as_secs_f64()
@@ -145,7 +150,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
 
 fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     let rules = args.rules.rules()?;
-    let set = TableSet::load(&args.path, rules).map_err(|e| Failure::Usage(e.to_string()))?;
+    let set = TableSet::load(&args.path, rules)?;
     let mut code = 0;
     let mut answer = |text: &str| match text.trim().parse::<Position>() {
         Ok(pos) => match set.probe(&pos) {

@@ -41,8 +41,8 @@ pub struct TrainArgs {
     /// run keeps its checkpoint's).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Threads (default: every core). The net does not depend on it.
-    #[arg(long)]
+    /// Threads, 1 to 256 (default: every core). The net does not depend on it.
+    #[arg(long, value_parser = crate::cli::args::threads())]
     pub threads: Option<usize>,
     /// Continue from this checkpoint.
     #[arg(long)]

@@ -14,8 +14,8 @@ pub struct TuneArgs {
     /// Data files written by `doushou selfplay` (several may be given).
     #[arg(long, required = true, num_args = 1..)]
     pub data: Vec<PathBuf>,
-    /// Full passes of gradient descent.
-    #[arg(long, default_value_t = 2000)]
+    /// Full passes of gradient descent, at least 1.
+    #[arg(long, default_value_t = 2000, value_parser = crate::cli::args::positive::<usize>())]
     pub epochs: usize,
     /// Adam's step in centipawns (about how far a weight moves per epoch at first).
     #[arg(long, default_value_t = 2.0)]
@@ -31,8 +31,8 @@ pub struct TuneArgs {
     /// with `src/engine/weights.rs`: name it to replace the weights in use.
     #[arg(long, value_name = "FILE", default_value = "weights-tuned.rs")]
     pub out: PathBuf,
-    /// Threads for rayon (default: all cores).
-    #[arg(long)]
+    /// Threads, 1 to 256 (default: all cores).
+    #[arg(long, value_parser = crate::cli::args::threads())]
     pub threads: Option<usize>,
 }
 
@@ -40,7 +40,7 @@ pub struct TuneArgs {
 pub fn run(args: &TuneArgs) -> Result<(), Failure> {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
+            .num_threads(n)
             .build_global()
             .map_err(|e| Failure::Input(e.to_string()))?;
     }

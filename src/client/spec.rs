@@ -155,19 +155,29 @@ impl EngineSpec {
                     .parse()
                     .map_err(|_| SpecError(format!("--engine: {what}: '{value}' is not a count")))
             };
+            let within = |what: &str, least: u64, most: u64| -> Result<u64, SpecError> {
+                let n = number(what)?;
+                if (least..=most).contains(&n) {
+                    Ok(n)
+                } else {
+                    Err(SpecError(format!(
+                        "--engine: {what}: '{value}' is out of range ({least} to {most})"
+                    )))
+                }
+            };
             match key.trim() {
                 "name" => name = Some(value.trim().to_string()),
                 "cmd" => command = value.split_whitespace().map(str::to_string).collect(),
                 "arg" => extra_args.push(value.to_string()),
                 "dir" => dir = Some(PathBuf::from(value)),
                 "tc" => limits.tc = Some(value.parse()?),
-                "movetime" => limits.movetime = Some(number("movetime")?.clamp(1, 1 << 40)),
+                // The ranges of the command line's `--movetime`, `--depth`, `--nodes`.
+                "movetime" => limits.movetime = Some(within("movetime", 1, 1 << 40)?),
                 "depth" => {
-                    limits.depth = Some(u32::try_from(number("depth")?).map_err(|_| {
-                        SpecError(format!("--engine: depth '{value}' is too large"))
-                    })?)
+                    let most = u64::from(crate::engine::MAX_DEPTH);
+                    limits.depth = Some(within("depth", 1, most)? as u32);
                 }
-                "nodes" => limits.nodes = Some(number("nodes")?.max(1)),
+                "nodes" => limits.nodes = Some(within("nodes", 1, u64::MAX)?),
                 k if k.starts_with("option.") && k.len() > "option.".len() => {
                     let opt = k["option.".len()..].to_string();
                     // A later setting of the same option replaces the earlier one.

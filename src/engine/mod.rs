@@ -30,6 +30,11 @@ use std::time::Instant;
 use time::{Clock, NO_CLOCK_MOVETIME_MS, TimeLimits};
 use tt::TranspositionTable;
 
+/// The deepest search a command may ask for, in plies (`go depth`, `bench`,
+/// every tool's `--depth`): deeper than any search ends in a lifetime, and
+/// below the search's stack of [`search::MAX_PLY`].
+pub const MAX_DEPTH: u32 = 100;
+
 /// Everything `go` can ask for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoLimits {
@@ -480,16 +485,29 @@ impl Searcher {
         }
         let tables = self.tables_for(game);
         let mut searchmoves = limits.searchmoves.clone();
+        let mut table_draw = false;
+        // Analysis (several lines, or thinking until `stop`) searches a won
+        // or lost root too: its lines and depths come as usual, each move
+        // scored by the tables one ply down.
+        let analysing = limits.infinite || self.options.multipv > 1;
         if let Some(tb) = tables {
-            match table_root(tb, game, limits, start, listener) {
-                TableRoot::Decided(result) => {
+            match table_root(tb, game, limits, start) {
+                TableRoot::Decided(result) if !analysing => {
+                    listener.info(&table_info(&result));
                     control.wait_for_release(limits.infinite);
                     return *result;
                 }
-                TableRoot::Drawing(moves) => searchmoves = moves,
-                TableRoot::Unknown => {}
+                TableRoot::Decided(_) | TableRoot::Unknown => {}
+                TableRoot::Drawing(moves) => {
+                    searchmoves = moves;
+                    table_draw = true;
+                }
             }
         }
+        // Among the drawing moves every line is the tables' draw: reported
+        // as one (`cp 0`), not as the search's contempt for it.
+        let draw_listener = DrawListener(listener);
+        let listener: &dyn Listener = if table_draw { &draw_listener } else { listener };
         let options = &self.options;
         let tt = &*self.tt;
         tt.new_search();
@@ -582,6 +600,10 @@ impl Searcher {
             result.ponder_move = pv.get(1).copied();
             result.score = score;
             result.pv = pv;
+        }
+        if table_draw {
+            result.score = 0;
+            result.lines.iter_mut().for_each(|(score, _)| *score = 0);
         }
         result.nodes = shared.total_nodes();
         result.tbhits = shared.tbhits.load(Ordering::Relaxed);
@@ -747,16 +769,11 @@ impl Engine {
             return None;
         }
         let missing = options.net.missing_rules(&self.rules);
-        // The description comes from a file: keep its control bytes out.
-        let about: String = options
-            .net
-            .description()
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect();
+        // One short line: what the net lacks (its description, the training
+        // summary, is for `eval` to show).
         (!missing.is_empty()).then(|| {
             format!(
-                "the net ({about}) has no input for {}: it evaluates as under the default rules",
+                "the net has no input for {}: it evaluates as under the default rules",
                 missing.join(", ")
             )
         })
@@ -986,9 +1003,10 @@ impl Engine {
         self.wait();
     }
 
-    /// Replaces the game (a tool that borrowed the engine puts the user's back).
+    /// Replaces the game (a tool that borrowed the engine puts the user's
+    /// back; a refused `position` leaves none). A running search goes on
+    /// with the game it was given: only a valid command ends it.
     pub fn set_game(&mut self, game: Option<Game>) {
-        self.end_search();
         self.game = game;
     }
 
@@ -1070,13 +1088,7 @@ enum TableRoot {
 
 /// The root's legal moves ranked by the tables (repetition respected), with
 /// what the best one means; see [`TableRoot`].
-fn table_root(
-    tb: &TableSet,
-    game: &Game,
-    limits: &GoLimits,
-    start: Instant,
-    listener: &dyn Listener,
-) -> TableRoot {
+fn table_root(tb: &TableSet, game: &Game, limits: &GoLimits, start: Instant) -> TableRoot {
     let pos = game.position();
     if !tb.holds_size_of(pos) {
         return TableRoot::Unknown;
@@ -1105,18 +1117,6 @@ fn table_root(
     let pv = table_line(tb, game, best);
     let tbhits = ranked.len() as u64 + pv.len() as u64;
     let time_ms = start.elapsed().as_millis() as u64;
-    listener.info(&search::SearchInfo {
-        depth: 1,
-        seldepth: pv.len() as i32,
-        multipv: 1,
-        score,
-        bound: score::ScoreBound::Exact,
-        nodes: tbhits,
-        time_ms,
-        hashfull: 0,
-        pv: pv.clone(),
-        tbhits,
-    });
     TableRoot::Decided(Box::new(SearchResult {
         best_move: best,
         ponder_move: pv.get(1).copied(),
@@ -1131,6 +1131,39 @@ fn table_root(
         outcome: None,
         tbhits,
     }))
+}
+
+/// The one `info` line of a root the tables decided.
+fn table_info(result: &SearchResult) -> search::SearchInfo {
+    search::SearchInfo {
+        depth: result.depth,
+        seldepth: result.seldepth,
+        multipv: 1,
+        score: result.score,
+        bound: score::ScoreBound::Exact,
+        nodes: result.nodes,
+        time_ms: result.time_ms,
+        hashfull: 0,
+        pv: result.pv.clone(),
+        tbhits: result.tbhits,
+    }
+}
+
+/// Reports every line of a search as the tables' draw, score 0.
+struct DrawListener<'a>(&'a dyn Listener);
+
+impl Listener for DrawListener<'_> {
+    fn info(&self, info: &search::SearchInfo) {
+        self.0.info(&search::SearchInfo {
+            score: 0,
+            bound: score::ScoreBound::Exact,
+            ..info.clone()
+        });
+    }
+
+    fn message(&self, text: &str) {
+        self.0.message(text);
+    }
 }
 
 /// The line both sides play by the tables from `first` on, to the end of the

@@ -42,14 +42,22 @@ pub enum Score {
 }
 
 impl Score {
-    /// The protocol form of an internal score.
+    /// The protocol form of an internal score. A table win or loss is as
+    /// sure as a mate the search found, and is reported as one: the plies
+    /// from the root to the end are `MATE - |score|` for a mate and
+    /// `TB_WIN - |score|` for a table result.
     pub fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score) / 2)
+        let plies = if score.abs() >= MATE_BOUND {
+            MATE - score.abs()
+        } else if score.abs() >= TB_BOUND {
+            TB_WIN - score.abs()
         } else {
-            Score::Cp(score)
+            return Score::Cp(score);
+        };
+        if score > 0 {
+            Score::Mate((plies + 1) / 2)
+        } else {
+            Score::Mate(-plies / 2)
         }
     }
 }

@@ -187,7 +187,7 @@ impl FromStr for Command {
             "register" => Ok(Command::Register),
             "bench" => match rest {
                 [] => Ok(Command::Bench(None)),
-                [d] => Ok(Command::Bench(Some(number("bench", "depth", d)?))),
+                [d] => Ok(Command::Bench(Some(depth("bench", d)?))),
                 [_, w, ..] => Err(ParseError::Unexpected {
                     head: "bench",
                     word: w.to_string(),
@@ -207,6 +207,18 @@ fn number<T: FromStr>(command: &'static str, field: &str, text: &str) -> Result<
         field: field.to_string(),
         value: text.to_string(),
     })
+}
+
+/// A search depth: 1 to [`crate::engine::MAX_DEPTH`], as every tool's `--depth`.
+fn depth(command: &'static str, text: &str) -> Result<u32, ParseError> {
+    number::<u32>(command, "depth", text)
+        .ok()
+        .filter(|d| (1..=crate::engine::MAX_DEPTH).contains(d))
+        .ok_or_else(|| ParseError::BadValue {
+            head: command,
+            field: "depth (1 to 100)".into(),
+            value: text.to_string(),
+        })
 }
 
 fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
@@ -282,12 +294,16 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
 fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
     let mut limits = GoLimits::default();
     let mut i = 0;
-    // Clocks can go negative in some GUIs once time is out; that is zero left.
+    // Clocks can go negative in some GUIs once time is out; that is zero
+    // left. A move time is asked for, not counted down: it cannot be.
     let time = |i: usize| -> Result<u64, ParseError> {
         let text = rest.get(i + 1).ok_or(ParseError::Missing {
             head: "go",
             what: "a value after a time keyword",
         })?;
+        if rest[i] == "movetime" {
+            return number::<u64>("go", rest[i], text);
+        }
         Ok(number::<i64>("go", rest[i], text)?.max(0) as u64)
     };
     let count = |i: usize| -> Result<u64, ParseError> {
@@ -342,7 +358,7 @@ fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
                 };
                 match kw {
                     "movestogo" => limits.time.moves_to_go = Some(v),
-                    "depth" => limits.depth = Some(small()?),
+                    "depth" => limits.depth = Some(depth("go", rest[i + 1])?),
                     "nodes" => limits.nodes = Some(v),
                     "mate" => limits.mate = Some(small()?),
                     _ => {

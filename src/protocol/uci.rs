@@ -245,6 +245,9 @@ impl Session {
                 self.out
                     .error(&format!("{e}; no position until a valid one"));
             }
+            // A running search answers its own `go`: a second `bestmove`
+            // would be paired with it by the GUI.
+            Some("go") if self.engine.is_searching() => self.out.error(&e.to_string()),
             Some("go") => {
                 self.out.error(&e.to_string());
                 self.out.line("bestmove 0000");
@@ -337,7 +340,9 @@ impl Session {
             if let Some(bad) = limits.searchmoves.iter().find(|m| !legal.contains(m)) {
                 self.out
                     .error(&format!("searchmoves: {bad} is not a legal move here"));
-                self.out.line("bestmove 0000");
+                if !self.engine.is_searching() {
+                    self.out.line("bestmove 0000");
+                }
                 return;
             }
         }

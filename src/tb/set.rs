@@ -64,7 +64,8 @@ impl TableSet {
 
     /// Every table (`*.dstb`) in `dir`, checked against `rules`. A file made
     /// under other rules, corrupted, or not a table is an error: nothing is
-    /// used from a directory that holds one.
+    /// used from a directory that holds one. So is a directory without
+    /// tables: named as the tables, it is mistyped or not made yet.
     pub fn load(dir: &Path, rules: Rules) -> Result<TableSet, TbError> {
         let mut set = TableSet::empty(rules);
         let entries = std::fs::read_dir(dir).map_err(|e| TbError::io(dir, e))?;
@@ -72,6 +73,9 @@ impl TableSet {
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "dstb"))
             .collect();
+        if paths.is_empty() {
+            return Err(TbError::NoTables(dir.to_path_buf()));
+        }
         paths.sort();
         for path in paths {
             set.load_file(&path, None)?;

@@ -6,7 +6,7 @@
 //! across them, and the caller wants results as they finish, not at the end.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 
 /// Runs jobs `0..count` on up to `threads` threads (at least one). Each thread
 /// builds its state with `init`, then runs `work(&mut state, index)` for the
@@ -58,6 +58,51 @@ where
     })
 }
 
+/// Runs `body` on the calling thread while up to `threads` workers (at least
+/// one) run the jobs it sends on the channel it is given, for a caller whose
+/// jobs arrive as it goes (lines read from a pipe). Each worker builds its
+/// state with `init` before its first job and sends `work(&mut state, job)`
+/// to `results`. Once `body` drops its sender the workers finish the jobs
+/// sent and end; once `body` returns, they end after their current job.
+pub fn serve_jobs<J, S, R, T>(
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, J) -> R + Sync,
+    results: mpsc::Sender<R>,
+    body: impl FnOnce(mpsc::Sender<J>) -> T,
+) -> T
+where
+    J: Send,
+    R: Send,
+{
+    let (jobs, queue) = mpsc::channel::<J>();
+    let queue = Mutex::new(queue);
+    let cancel = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            let results = results.clone();
+            let (queue, cancel, init, work) = (&queue, &cancel, &init, &work);
+            scope.spawn(move || {
+                let mut state = None;
+                while !cancel.load(Ordering::Relaxed) {
+                    // One idle worker waits on the queue, the others on its lock.
+                    let next = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let Ok(job) = next else { break };
+                    let state = state.get_or_insert_with(init);
+                    if results.send(work(state, job)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        // Only the workers hold senders of `results` now.
+        drop(results);
+        let answer = body(jobs);
+        cancel.store(true, Ordering::Relaxed);
+        answer
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +146,27 @@ mod tests {
         )
         .unwrap();
         assert_eq!(counts, (1..=10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn served_jobs_are_answered_while_more_are_still_to_come() {
+        let (results, answers) = mpsc::channel();
+        let seen = serve_jobs(
+            2,
+            || (),
+            |_, i: usize| i * 10,
+            results,
+            |jobs| {
+                let mut seen = Vec::new();
+                for i in 0..5 {
+                    // Each answer arrives before the next job is even sent.
+                    jobs.send(i).unwrap();
+                    seen.push(answers.recv().unwrap());
+                }
+                seen
+            },
+        );
+        assert_eq!(seen, [0, 10, 20, 30, 40]);
     }
 
     #[test]

@@ -25,6 +25,32 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// Every 2-piece table under the default rules, made once per test binary
+/// by `doushou tb generate` (a fraction of a second) into a temporary directory.
+pub fn two_piece_tables() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("doushou-tb2-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let status = Command::new(BIN)
+            .args([
+                "tb",
+                "generate",
+                "--max-pieces",
+                "2",
+                "--threads",
+                "1",
+                "--out",
+            ])
+            .arg(&dir)
+            .stderr(Stdio::null())
+            .status()
+            .unwrap_or_else(|e| panic!("running {BIN}: {e}"));
+        assert!(status.success(), "tb generate failed");
+        dir
+    })
+}
+
 /// How long any single answer may take. Generous: CI is a loaded 2-core machine
 /// and the tests run in parallel. Nothing here measures latency.
 pub const TIMEOUT: Duration = Duration::from_secs(20);

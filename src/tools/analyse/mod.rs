@@ -1,8 +1,9 @@
 //! What `doushou analyse` does: positions or whole games in, one answer per input out,
-//! searched on every core. The input is read whole first (so that its length
-//! is known for the progress bar and the work can be shared out), then the
-//! answers are printed strictly in input order, each as soon as it and every
-//! answer before it are ready.
+//! searched on every core. Position lines are read as they come (a script
+//! writing to the pipe gets each answer before it writes the next line),
+//! games once the input has ended (a record ends only where the next
+//! begins); the answers are printed strictly in input order, each as soon as
+//! it and every answer before it are ready, and flushed.
 //! The command line is in `src/cli/analyse.rs`; the answer of [`analyse`]
 //! says which exit code it gives.
 
@@ -17,8 +18,9 @@ use crate::tb::{TableSet, TbError, Verdict};
 use crate::tools::pgn::read::{self as input, GameSpec, LineError, PositionSpec};
 use crate::util::options::OptionError;
 use pool::{AnalysisTask, Setup, TaskResult};
-use std::io::{IsTerminal, Read, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// The depth searched when no limit is given: quick, and deep enough to see
@@ -48,9 +50,9 @@ pub struct AnalyseConfig {
     /// Centipawns lost that make a move a blunder.
     pub blunder: u32,
     /// Searches at once (`None`: one per core).
-    pub jobs: Option<u32>,
+    pub jobs: Option<usize>,
     /// Table per job, MB.
-    pub hash: u32,
+    pub hash: usize,
     /// The endgame tables' directory: positions they hold are marked, and
     /// every job's engine searches with them (`TablebasePath`).
     pub tablebases: Option<PathBuf>,
@@ -145,12 +147,7 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
         }
         None => None,
     };
-    let text = read_input(args.input.as_ref())?;
-    let (units, tasks) = if args.game {
-        game_units(&text, rules)
-    } else {
-        position_units(&text, rules)
-    };
+    let (source, name) = open_input(args.input.as_ref())?;
     let limits = GoLimits {
         depth: args
             .depth
@@ -163,18 +160,17 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
         ..GoLimits::default()
     };
     let setup = Setup {
-        hash_mb: args.hash as usize,
+        hash_mb: args.hash,
         multipv: args.multipv as usize,
         limits,
         engine_options,
     };
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |n| n as usize,
-    );
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let mut printer = Printer {
-        units: &units,
-        results: vec![None; tasks.len()],
+        units: Vec::new(),
+        results: Vec::new(),
         next: 0,
         all_valid: true,
         out: std::io::stdout().lock(),
@@ -184,44 +180,139 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
         tables: tables.as_deref(),
         rules,
     };
-    let mut progress = AnalyseProgress::new(tasks.len());
-    let printed = printer.flush().and_then(|()| {
-        pool::run(&tasks, &setup, jobs, |i, result| {
-            printer.results[i] = Some(result);
-            if printer.ready() {
-                // The answers may go to the same terminal as the bar.
-                progress.hide();
+    let (events, inbox) = mpsc::channel();
+    let reader_events = events.clone();
+    let game = args.game;
+    // Not joined: it may wait on an open pipe after the output has gone
+    // (`| head -1`), and the process ends without it.
+    std::thread::spawn(move || read_units(source, game, rules, &reader_events));
+    let mut progress = AnalyseProgress::new();
+    let mut read_error = None;
+    let printed = pool::serve(&setup, jobs, events, Event::Searched, |searches| {
+        let mut searches = Some(searches);
+        for event in inbox {
+            match event {
+                Event::Input(unit, tasks) => {
+                    let first = printer.results.len();
+                    printer.results.extend(tasks.iter().map(|_| None));
+                    printer.units.push(unit);
+                    progress.total = printer.results.len();
+                    if let Some(searches) = &searches {
+                        for (k, task) in tasks.into_iter().enumerate() {
+                            // The workers outlive this loop: a send cannot fail.
+                            let _ = searches.send((first + k, task));
+                        }
+                    }
+                    printer.flush()?;
+                }
+                Event::Ended(error) => {
+                    read_error = error;
+                    // The workers end once the searches sent are done.
+                    searches = None;
+                }
+                Event::Searched(i, result) => {
+                    printer.results[i] = Some(result);
+                    if printer.ready() {
+                        // The answers may go to the same terminal as the bar.
+                        progress.hide();
+                    }
+                    printer.flush()?;
+                    progress.tick();
+                }
             }
-            printer.flush()?;
-            progress.tick();
-            Ok(())
-        })
+        }
+        Ok(())
     });
     progress.finish();
-    match printed {
-        Ok(()) => Ok(printer.all_valid),
-        Err(e) => Err(AnalyseError::Write(e)),
+    printed.map_err(AnalyseError::Write)?;
+    match read_error {
+        Some(source) => Err(AnalyseError::Read { path: name, source }),
+        None => Ok(printer.all_valid),
     }
 }
 
-/// The whole input as text; bytes that are not UTF-8 become U+FFFD and so
-/// make their line invalid, not the whole run.
-fn read_input(path: Option<&PathBuf>) -> Result<String, AnalyseError> {
-    let mut bytes = Vec::new();
-    let (name, result) = match path {
-        Some(p) if p.as_os_str() != "-" => (
-            p.display().to_string(),
-            std::fs::File::open(p).and_then(|mut f| f.read_to_end(&mut bytes)),
-        ),
-        _ => ("standard input".to_string(), {
-            std::io::stdin().lock().read_to_end(&mut bytes)
-        }),
-    };
-    result.map_err(|source| AnalyseError::Read { path: name, source })?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+/// What reaches the printing thread, in the order it happened.
+enum Event {
+    /// The next answer to give, with the searches it needs (their indices
+    /// follow those sent before).
+    Input(Unit, Vec<AnalysisTask>),
+    /// The input ended, or could not be read further.
+    Ended(Option<std::io::Error>),
+    /// A search is done: its index and result.
+    Searched(usize, TaskResult),
 }
 
-/// One unit per position line, checked now so that only valid positions are searched.
+/// The input, opened, and its name: a file named on the command line that
+/// cannot be opened is said before anything is searched.
+type Input = (Box<dyn BufRead + Send>, String);
+
+fn open_input(path: Option<&PathBuf>) -> Result<Input, AnalyseError> {
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            let name = p.display().to_string();
+            match std::fs::File::open(p) {
+                Ok(file) => Ok((Box::new(std::io::BufReader::new(file)), name)),
+                Err(source) => Err(AnalyseError::Read { path: name, source }),
+            }
+        }
+        _ => Ok((
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            "standard input".to_string(),
+        )),
+    }
+}
+
+/// Reads the input and sends the answers it asks for: a position line's as
+/// soon as the line is read, games once the input has ended. Bytes that are
+/// not UTF-8 become U+FFFD and so make their line invalid, not the whole run.
+fn read_units(
+    mut source: Box<dyn BufRead + Send>,
+    game: bool,
+    rules: Rules,
+    events: &mpsc::Sender<Event>,
+) {
+    let mut bytes = Vec::new();
+    if game {
+        let error = source.read_to_end(&mut bytes).err();
+        let (units, tasks) = game_units(&String::from_utf8_lossy(&bytes), rules);
+        for unit in units {
+            let mine = tasks[unit.tasks()].to_vec();
+            let _ = events.send(Event::Input(unit, mine));
+        }
+        let _ = events.send(Event::Ended(error));
+        return;
+    }
+    let mut lines = PositionLines::new(rules);
+    let mut line = 0;
+    let error = loop {
+        bytes.clear();
+        match source.read_until(b'\n', &mut bytes) {
+            Ok(0) => break None,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => break Some(e),
+        }
+        line += 1;
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim_end_matches('\n');
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let (answers, stop) = lines.read(line, text);
+        for (unit, task) in answers {
+            // The printer has gone: nobody reads the answers.
+            if events
+                .send(Event::Input(unit, task.into_iter().collect()))
+                .is_err()
+            {
+                return;
+            }
+        }
+        if stop {
+            break None;
+        }
+    };
+    let _ = events.send(Event::Ended(error));
+}
+
 /// After this many faulty lines with the same error in a row, a file of
 /// positions is taken to be something else, and reading stops.
 const SAME_ERRORS_BEFORE_STOP: usize = 5;
@@ -242,67 +333,87 @@ fn not_positions(line_text: &str) -> Option<&'static str> {
     }
 }
 
-/// One unit per position line. A first faulty line that looks like a game
+/// Position lines read one at a time, each checked at once so that only
+/// valid positions are searched. A first faulty line that looks like a game
 /// record or JSON stops the reading with a hint, and so do
 /// [`SAME_ERRORS_BEFORE_STOP`] identical errors in a row, rather than one
 /// error per line of a file that holds no positions.
-fn position_units(text: &str, rules: crate::rules::Rules) -> (Vec<Unit>, Vec<AnalysisTask>) {
-    let mut units = Vec::new();
-    let mut tasks = Vec::new();
-    let mut seen_valid = false;
-    let mut same_errors: (String, usize) = (String::new(), 0);
-    for (i, line_text) in text.lines().enumerate() {
-        let line = i + 1;
-        if input::is_skipped(line_text) {
-            continue;
+struct PositionLines {
+    rules: Rules,
+    /// Searches handed out so far: the index of the next one.
+    tasks: usize,
+    seen_valid: bool,
+    seen_fault: bool,
+    /// The last error and how many times in a row it came.
+    same_errors: (String, usize),
+}
+
+/// What one input line asks for: its answers, each with its search if it
+/// has one, and whether reading stops there.
+type LineAnswers = (Vec<(Unit, Option<AnalysisTask>)>, bool);
+
+impl PositionLines {
+    fn new(rules: Rules) -> PositionLines {
+        PositionLines {
+            rules,
+            tasks: 0,
+            seen_valid: false,
+            seen_fault: false,
+            same_errors: (String::new(), 0),
         }
+    }
+
+    /// The answers of line `line` (1-based).
+    fn read(&mut self, line: usize, line_text: &str) -> LineAnswers {
+        if input::is_skipped(line_text) {
+            return (Vec::new(), false);
+        }
+        let rules = self.rules;
         let checked = input::parse_position_line(line_text)
             .and_then(|spec| spec.game(rules).map(|game| (spec, game)));
-        match checked {
+        let error = match checked {
             Ok((position, game)) => {
-                seen_valid = true;
-                same_errors.1 = 0;
-                units.push(Unit::Position {
+                self.seen_valid = true;
+                self.same_errors.1 = 0;
+                let unit = Unit::Position {
                     line,
                     fen: game.position().fen(),
                     to_move: game.position().side_to_move(),
-                    task: tasks.len(),
-                });
-                tasks.push(AnalysisTask {
+                    task: self.tasks,
+                };
+                self.tasks += 1;
+                let task = AnalysisTask {
                     rules,
                     position,
                     played: None,
-                });
+                };
+                return (vec![(unit, Some(task))], false);
             }
-            Err(error) => {
-                let message = error.to_string();
-                let first_fault = !seen_valid && !units.iter().any(|u| matches!(u, Unit::Fault(_)));
-                units.push(Unit::Fault(LineError { line, error }));
-                if first_fault && let Some(hint) = not_positions(line_text) {
-                    units.push(Unit::Stop {
-                        line,
-                        message: hint.to_string(),
-                    });
-                    break;
-                }
-                if same_errors.0 == message {
-                    same_errors.1 += 1;
-                } else {
-                    same_errors = (message, 1);
-                }
-                if same_errors.1 == SAME_ERRORS_BEFORE_STOP {
-                    units.push(Unit::Stop {
-                        line,
-                        message: format!(
-                            "the same error {SAME_ERRORS_BEFORE_STOP} times in a row: stopped reading (one position a line, or --game for game records)"
-                        ),
-                    });
-                    break;
-                }
-            }
+            Err(error) => error,
+        };
+        let message = error.to_string();
+        let first_fault = !self.seen_valid && !self.seen_fault;
+        self.seen_fault = true;
+        let mut answers = vec![(Unit::Fault(LineError { line, error }), None)];
+        if first_fault && let Some(hint) = not_positions(line_text) {
+            let message = hint.to_string();
+            answers.push((Unit::Stop { line, message }, None));
+            return (answers, true);
         }
+        if self.same_errors.0 == message {
+            self.same_errors.1 += 1;
+        } else {
+            self.same_errors = (message, 1);
+        }
+        let stop = self.same_errors.1 == SAME_ERRORS_BEFORE_STOP;
+        if stop {
+            let message = format!(
+                "the same error {SAME_ERRORS_BEFORE_STOP} times in a row: stopped reading (one position a line, or --game for game records)"
+            );
+            answers.push((Unit::Stop { line, message }, None));
+        }
+        (answers, stop)
     }
-    (units, tasks)
 }
 
 /// One unit per game, with a search for each position of it.
@@ -363,7 +474,8 @@ fn game_marks(
 
 /// Prints the answers in input order as their searches come in.
 struct Printer<'a, W: Write> {
-    units: &'a [Unit],
+    /// Every answer to give so far, in input order.
+    units: Vec<Unit>,
     results: Vec<Option<TaskResult>>,
     /// The first unit not printed yet.
     next: usize,
@@ -401,8 +513,8 @@ impl<W: Write> Printer<'_, W> {
     fn flush(&mut self) -> std::io::Result<()> {
         let mut wrote = false;
         while self.ready() {
-            let units = self.units;
-            let text = self.render(&units[self.next]);
+            let (text, valid) = self.render(&self.units[self.next]);
+            self.all_valid &= valid;
             writeln!(self.out, "{text}")?;
             wrote = true;
             self.next += 1;
@@ -414,16 +526,13 @@ impl<W: Write> Printer<'_, W> {
         Ok(())
     }
 
-    fn render(&mut self, unit: &Unit) -> String {
+    /// The answer's line, and whether its input was valid.
+    fn render(&self, unit: &Unit) -> (String, bool) {
         let as_json = self.as_json;
         let (line, outcome) = match unit {
-            Unit::Fault(e) => {
-                self.all_valid = false;
-                return report::error(e, as_json);
-            }
+            Unit::Fault(e) => return (report::error(e, as_json), false),
             Unit::Stop { line, message } => {
-                self.all_valid = false;
-                return report::error_message(*line, message, as_json);
+                return (report::error_message(*line, message, as_json), false);
             }
             Unit::Position {
                 line,
@@ -468,16 +577,17 @@ impl<W: Write> Printer<'_, W> {
                 )
             }
         };
-        outcome.unwrap_or_else(|e| {
-            self.all_valid = false;
-            report::error_message(line, &e, as_json)
-        })
+        match outcome {
+            Ok(text) => (text, true),
+            Err(e) => (report::error_message(line, &e, as_json), false),
+        }
     }
 }
 
 /// A progress bar on standard error, only when it is a terminal and the work
 /// is long enough to be worth watching.
 struct AnalyseProgress {
+    /// The searches known so far (more may come while the input is read).
     total: usize,
     done: usize,
     enabled: bool,
@@ -485,18 +595,18 @@ struct AnalyseProgress {
 }
 
 impl AnalyseProgress {
-    fn new(total: usize) -> AnalyseProgress {
+    fn new() -> AnalyseProgress {
         AnalyseProgress {
-            total,
+            total: 0,
             done: 0,
-            enabled: total > PROGRESS_MIN_TASKS && std::io::stderr().is_terminal(),
+            enabled: std::io::stderr().is_terminal(),
             last_drawn: None,
         }
     }
 
     fn tick(&mut self) {
         self.done += 1;
-        if !self.enabled {
+        if !self.enabled || self.total <= PROGRESS_MIN_TASKS {
             return;
         }
         // Redrawing ten times a second is plenty and keeps the terminal cheap.

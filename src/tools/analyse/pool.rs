@@ -90,6 +90,34 @@ pub fn run<E>(
     )
 }
 
+/// Runs `body` on the calling thread while `jobs` workers search each
+/// `(index, task)` it sends, as soon as it is sent, and send
+/// `wrap(index, result)` to `results` (see [`crate::util::pool::serve_jobs`]):
+/// for input that arrives as it goes.
+pub fn serve<M: Send, T>(
+    setup: &Setup,
+    jobs: usize,
+    results: std::sync::mpsc::Sender<M>,
+    wrap: impl Fn(usize, TaskResult) -> M + Sync,
+    body: impl FnOnce(std::sync::mpsc::Sender<(usize, AnalysisTask)>) -> T,
+) -> T {
+    crate::util::pool::serve_jobs(
+        jobs,
+        || new_engine(setup),
+        |engine, (i, task): (usize, AnalysisTask)| {
+            wrap(
+                i,
+                match engine {
+                    Ok(engine) => search(engine, &task, &setup.limits),
+                    Err(e) => Err(e.clone()),
+                },
+            )
+        },
+        results,
+        body,
+    )
+}
+
 /// A worker's engine: one search thread, its own table, the lines asked for.
 fn new_engine(setup: &Setup) -> Result<Engine, TaskError> {
     let mut engine = Engine::new();

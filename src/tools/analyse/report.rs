@@ -221,9 +221,16 @@ pub fn position(
             )
         };
     }
+    // A position the tables draw is a certain draw, and so is each of its
+    // lines (the search keeps to the drawing moves): not a logistic guess
+    // from its score of 0.
+    let odds = |score| match table {
+        Some(Verdict::Draw) => (0, 1000, 0),
+        _ => wdl(score),
+    };
     if as_json {
         let wdl_array = |score| {
-            let (w, d, l) = wdl(score);
+            let (w, d, l) = odds(score);
             [w, d, l]
         };
         let lines = (multipv > 1).then(|| {
@@ -253,7 +260,7 @@ pub fn position(
             tablebase: table_record(table),
         })
     } else {
-        let (w, d, l) = wdl(r.score);
+        let (w, d, l) = odds(r.score);
         let mut s = format!(
             "line {line}: bestmove {} score {} wdl {w} {d} {l} depth {} nodes {}{} pv {}",
             r.best_move,
