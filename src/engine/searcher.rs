@@ -1,0 +1,375 @@
+//! One search of a position: the options, the table and the helper threads
+//! (lazy SMP) that [`Searcher::search`] runs, and the endgame tables' answer
+//! at the root.
+
+use super::control::SearchControl;
+use super::eval::{self, EvalKind};
+use super::limits::GoLimits;
+use super::options::EngineOptions;
+use super::params::LmrTable;
+use super::score;
+use super::search::{self, Bounds, Listener, PaddedCounter, SearchResult, Shared, Worker};
+use super::skill::{self, Skill};
+use super::time::{Clock, NO_CLOCK_MOVETIME_MS};
+use super::tt::TranspositionTable;
+use crate::rules::{Game, Move, Outcome};
+use crate::tb::{self, TableSet, Verdict};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Everything a search needs but the position: the options, the table and the
+/// helper threads. Cheap to clone onto the search thread.
+#[derive(Clone)]
+pub struct Searcher {
+    /// The engine's options.
+    pub(super) options: EngineOptions,
+    /// The transposition table, kept between searches.
+    pub(super) tt: Arc<TranspositionTable>,
+    /// Threads - 1 helpers for lazy SMP, kept between searches.
+    pub(super) helpers: Option<Arc<rayon::ThreadPool>>,
+    /// The late-move reductions of `options.params`, worked out when they change.
+    pub(super) lmr: Arc<LmrTable>,
+}
+
+impl Searcher {
+    /// The endgame tables that answer for `game`: loaded, made under its
+    /// rules, and holding positions of its size.
+    fn tables_for(&self, game: &Game) -> Option<&TableSet> {
+        let tb = self.options.tablebases.as_deref()?;
+        if !tb.answers_for(game.rules()) {
+            log::info!("tables made under other rules: not used");
+            return None;
+        }
+        (self.options.tb_max_pieces >= 2).then_some(tb)
+    }
+
+    /// Forgets every entry of the table (a new game, each bench position).
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+
+    /// One whole search of `game` on the calling thread and the helpers; then,
+    /// under `infinite` and `ponder`, waits for the user to let the answer out.
+    pub fn search(
+        &self,
+        game: &Game,
+        limits: &GoLimits,
+        control: &SearchControl,
+        listener: &dyn Listener,
+    ) -> SearchResult {
+        let start = Instant::now();
+        if let Some(outcome) = game.outcome() {
+            control.wait_for_release(limits.infinite);
+            return finished_result(outcome, game);
+        }
+        let tables = self.tables_for(game);
+        let (searchmoves, table_draw) = match self.root_in_tables(tables, game, limits, start) {
+            Ok(plan) => plan,
+            Err(decided) => {
+                listener.info(&table_info(&decided));
+                control.wait_for_release(limits.infinite);
+                return *decided;
+            }
+        };
+        // Among the drawing moves every line is the tables' draw: reported
+        // as one (`cp 0`), not as the search's contempt for it.
+        let draw_listener = DrawListener(listener);
+        let listener: &dyn Listener = if table_draw { &draw_listener } else { listener };
+        let options = &self.options;
+        let tt = &*self.tt;
+        tt.new_search();
+        let side = game.position().side_to_move();
+        let clock = Clock::new(
+            &limits.time,
+            side,
+            options.move_overhead_ms,
+            Arc::clone(&control.pondering),
+        );
+        if limits.time.lacks_mover_clock(side) {
+            listener.message(&format!(
+                "no clock for {side}, the side to move: searching {NO_CLOCK_MOVETIME_MS} ms"
+            ));
+        }
+        let threads = options.threads.max(1);
+        log::info!("search start: go {limits}; time {clock}; {threads} threads");
+        let (bounds, skill) = self.bounds(game, limits, searchmoves, &clock);
+        let done_thinking = AtomicBool::new(false);
+        // The net's bias for the rules of this game (the rule inputs): the
+        // rules change with `setoption`, the net with `EvalFile`.
+        let net = (options.eval == EvalKind::Nnue).then(|| options.net.for_rules(game.rules()));
+        let shared = Shared {
+            tt,
+            stop: &done_thinking,
+            user_stop: &control.stop,
+            nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+            weights: &eval::WEIGHTS,
+            net: net.as_ref(),
+            features: options.features,
+            params: &options.params,
+            lmr: &self.lmr,
+            contempt: options.contempt,
+            tb: tables,
+            tb_max_pieces: options.tb_max_pieces,
+            tbhits: Default::default(),
+        };
+        let think = || {
+            let mut main = Worker::new(&shared, game.clone(), 0, Some(&clock), bounds.clone());
+            let result = main.iterate(listener);
+            main.flush_nodes();
+            // The helpers stop with the main thread, whatever stopped it.
+            done_thinking.store(true, Ordering::Relaxed);
+            result
+        };
+        let mut result = match &self.helpers {
+            Some(pool) if threads > 1 => pool.in_place_scope(|scope| {
+                for id in 1..threads {
+                    let (shared, game, bounds) = (&shared, game.clone(), bounds.clone());
+                    scope.spawn(move |_| {
+                        let mut worker = Worker::new(shared, game, id, None, bounds);
+                        worker.iterate(&search::Silent);
+                        worker.flush_nodes();
+                    });
+                }
+                think()
+            }),
+            _ => think(),
+        };
+        if let Some(skill) = skill {
+            play_at_level(&skill, &mut result, game);
+        }
+        if table_draw {
+            result.score = 0;
+            result.lines.iter_mut().for_each(|(score, _)| *score = 0);
+        }
+        result.nodes = shared.total_nodes();
+        result.tbhits = shared.tbhits.load(Ordering::Relaxed);
+        result.time_ms = start.elapsed().as_millis() as u64;
+        result.hashfull = tt.hashfull();
+        log::info!(
+            "search done thinking: depth {} nodes {} time {} ms best {}",
+            result.depth,
+            result.nodes,
+            result.time_ms,
+            result.best_move
+        );
+        control.wait_for_release(limits.infinite);
+        result
+    }
+}
+
+impl Searcher {
+    /// What the tables say of the root before any search: `Err` with the
+    /// answer when they decide it and the user wants a move, not analysis
+    /// (several lines, or thinking until `stop`, which searches a won or
+    /// lost root too, each move scored by the tables one ply down); else the
+    /// root moves to search and whether they are the tables' drawing moves.
+    fn root_in_tables(
+        &self,
+        tables: Option<&TableSet>,
+        game: &Game,
+        limits: &GoLimits,
+        start: Instant,
+    ) -> Result<(Vec<Move>, bool), Box<SearchResult>> {
+        let searchmoves = limits.searchmoves.clone();
+        let Some(tb) = tables else {
+            return Ok((searchmoves, false));
+        };
+        let analysing = limits.infinite || self.options.multipv > 1;
+        match table_root(tb, game, limits, start) {
+            TableRoot::Decided(result) if !analysing => Err(result),
+            TableRoot::Decided(_) | TableRoot::Unknown => Ok((searchmoves, false)),
+            TableRoot::Drawing(moves) => Ok((moves, true)),
+        }
+    }
+
+    /// What the main thread is limited by: the user's limits, one ply for
+    /// a single legal move on the clock, and the caps of a weaker level
+    /// (which also keeps a few lines to choose from).
+    fn bounds(
+        &self,
+        game: &Game,
+        limits: &GoLimits,
+        searchmoves: Vec<Move>,
+        clock: &Clock,
+    ) -> (Bounds, Option<Skill>) {
+        let options = &self.options;
+        let mut bounds = Bounds {
+            depth: limits.depth.map(|d| d.max(1) as i32),
+            nodes: limits.nodes,
+            mate: limits.mate.map(|m| m as i32),
+            searchmoves,
+            multipv: options.multipv,
+        };
+        if game.legal_moves().len() == 1 && clock.is_on_clock() && !limits.ponder {
+            // One legal move: play it at once, with a score from a one-ply look.
+            bounds.depth = Some(1);
+        }
+        let skill =
+            Skill::from_options(options.skill_level, options.limit_strength, options.uci_elo);
+        if let Some(skill) = skill {
+            // A weaker level searches less and keeps a few lines to choose from.
+            bounds.multipv = bounds.multipv.max(skill::SKILL_LINES);
+            let depth = skill.depth_cap();
+            bounds.depth = Some(bounds.depth.map_or(depth, |d| d.min(depth)));
+            let nodes = skill.node_cap();
+            bounds.nodes = Some(bounds.nodes.map_or(nodes, |n| n.min(nodes)));
+            log::info!(
+                "skill level {:.2}: depth {depth}, {nodes} nodes",
+                skill.level()
+            );
+        }
+        (bounds, skill)
+    }
+}
+
+/// A weaker level's move: one of its lines, chosen by [`Skill::choose`].
+fn play_at_level(skill: &Skill, result: &mut SearchResult, game: &Game) {
+    if result.lines.len() < 2 {
+        return;
+    }
+    let scores: Vec<i32> = result.lines.iter().map(|(score, _)| *score).collect();
+    let (score, pv) = result.lines[skill.choose(&scores, game.position().key())].clone();
+    result.best_move = pv[0];
+    result.ponder_move = pv.get(1).copied();
+    result.score = score;
+    result.pv = pv;
+}
+
+/// Helper threads for `threads` search threads in all (none for one).
+pub(super) fn helper_pool(
+    threads: usize,
+) -> Result<Option<Arc<rayon::ThreadPool>>, rayon::ThreadPoolBuildError> {
+    if threads <= 1 {
+        return Ok(None);
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads - 1)
+        .thread_name(|i| format!("search helper {}", i + 1))
+        .build()
+        .map(|pool| Some(Arc::new(pool)))
+}
+
+/// The result a finished game gets from `go`: no move, and a score saying who won.
+fn finished_result(outcome: Outcome, game: &Game) -> SearchResult {
+    let score = match outcome {
+        Outcome::Draw(_) => 0,
+        Outcome::Win { winner, .. } if winner == game.position().side_to_move() => score::MATE,
+        Outcome::Win { .. } => -score::MATE,
+    };
+    SearchResult {
+        best_move: Move::NULL,
+        score,
+        outcome: Some(outcome),
+        ..SearchResult::default()
+    }
+}
+
+/// What the tables say at the root.
+enum TableRoot {
+    /// A win or loss that stands under the no-capture limit: the fastest win
+    /// or the longest loss is played without a search.
+    Decided(Box<SearchResult>),
+    /// A draw: the search chooses among the moves that keep it.
+    Drawing(Vec<Move>),
+    /// Not in the tables, or a verdict the no-capture limit may overturn.
+    Unknown,
+}
+
+/// The root's legal moves ranked by the tables (repetition respected), with
+/// what the best one means; see [`TableRoot`].
+fn table_root(tb: &TableSet, game: &Game, limits: &GoLimits, start: Instant) -> TableRoot {
+    let pos = game.position();
+    if !tb.holds_size_of(pos) {
+        return TableRoot::Unknown;
+    }
+    let Some(ranked) = tb.rank_moves(pos) else {
+        return TableRoot::Unknown;
+    };
+    let legal = game.legal_moves();
+    let ranked: Vec<(Move, Verdict)> = ranked
+        .into_iter()
+        .filter(|(m, _)| {
+            legal.contains(m) && (limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        })
+        .collect();
+    let Some(&(best, verdict)) = ranked.first() else {
+        return TableRoot::Unknown;
+    };
+    let Some(score) = score::table_score(verdict, 0, tb::plies_before_limit(game.rules(), pos))
+    else {
+        if verdict == Verdict::Draw {
+            let drawing = ranked.iter().filter(|(_, v)| *v == Verdict::Draw);
+            return TableRoot::Drawing(drawing.map(|(m, _)| *m).collect());
+        }
+        return TableRoot::Unknown;
+    };
+    let pv = table_line(tb, game, best);
+    let tbhits = ranked.len() as u64 + pv.len() as u64;
+    let time_ms = start.elapsed().as_millis() as u64;
+    TableRoot::Decided(Box::new(SearchResult {
+        best_move: best,
+        ponder_move: pv.get(1).copied(),
+        score,
+        depth: 1,
+        nodes: tbhits,
+        lines: vec![(score, pv.clone())],
+        seldepth: pv.len() as i32,
+        pv,
+        time_ms,
+        hashfull: 0,
+        outcome: None,
+        tbhits,
+    }))
+}
+
+/// The one `info` line of a root the tables decided.
+fn table_info(result: &SearchResult) -> search::SearchInfo {
+    search::SearchInfo {
+        depth: result.depth,
+        seldepth: result.seldepth,
+        multipv: 1,
+        score: result.score,
+        bound: score::ScoreBound::Exact,
+        nodes: result.nodes,
+        time_ms: result.time_ms,
+        hashfull: 0,
+        pv: result.pv.clone(),
+        tbhits: result.tbhits,
+    }
+}
+
+/// Reports every line of a search as the tables' draw, score 0.
+struct DrawListener<'a>(&'a dyn Listener);
+
+impl Listener for DrawListener<'_> {
+    fn info(&self, info: &search::SearchInfo) {
+        self.0.info(&search::SearchInfo {
+            score: 0,
+            bound: score::ScoreBound::Exact,
+            ..info.clone()
+        });
+    }
+
+    fn message(&self, text: &str) {
+        self.0.message(text);
+    }
+}
+
+/// The line both sides play by the tables from `first` on, to the end of the
+/// game (at most 64 plies shown).
+fn table_line(tb: &TableSet, game: &Game, first: Move) -> Vec<Move> {
+    let mut g = game.clone();
+    let mut line = vec![first];
+    g.make(first);
+    while line.len() < 64 && g.outcome().is_none() {
+        let legal = g.legal_moves();
+        let next = tb
+            .rank_moves(g.position())
+            .and_then(|r| r.into_iter().find(|(m, _)| legal.contains(m)));
+        let Some((m, _)) = next else { break };
+        g.make(m);
+        line.push(m);
+    }
+    line
+}
