@@ -11,6 +11,7 @@ use super::api::{
 };
 use super::clock::Clocks;
 use super::engine::{EngineHandle, Event, Request};
+use super::limits::Shared;
 use super::review::{self, ReviewEvent, ReviewJob};
 use super::rule_text::rule_text;
 use crate::client::EngineSpec;
@@ -24,7 +25,6 @@ use crate::tools::pgn::{self, read as input};
 use crate::tools::show::{Ground, ground, squares_top_down};
 use crate::util::options::OptionKind;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
@@ -60,8 +60,6 @@ const NODES_RANGE: std::ops::RangeInclusive<u64> = 1..=10_000_000_000;
 /// The levels accepted: `Skill Level` and `UCI_Elo`.
 const SKILL_RANGE: std::ops::RangeInclusive<u32> = 0..=20;
 const ELO_RANGE: std::ops::RangeInclusive<u32> = 500..=3000;
-/// How often the clock watcher looks for a fallen flag.
-const CLOCK_TICK: Duration = Duration::from_millis(100);
 
 /// How a game line ended other than by the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,17 +275,21 @@ pub struct GuiGame {
     engines: Arc<Vec<EngineSpec>>,
     /// The endgame tables of `--tablebases`, shared by every game.
     tables: Option<Arc<TableSet>>,
+    /// The engine processes and reviews every game shares.
+    shared: Shared,
     me: Weak<GuiGame>,
     inner: Mutex<Inner>,
-    subscribers: Mutex<Vec<Sender<String>>>,
+    subscribers: Mutex<Vec<Sink>>,
     last_used: Mutex<Instant>,
 }
 
-/// A page's event stream: the events, and the page counted as listening
-/// until this is dropped. When the last page goes, the analysis stops.
+/// Where a page's events go: each event, ready to write; false once the
+/// page is gone (the sink is then dropped).
+pub type Sink = Box<dyn Fn(&str) -> bool + Send>;
+
+/// A page counted as listening until this is dropped. When the last page
+/// goes, the analysis stops.
 pub struct Listener {
-    /// The events, each ready to write.
-    pub events: Receiver<String>,
     game: Weak<GuiGame>,
 }
 
@@ -458,9 +460,11 @@ impl GuiGame {
         engines: Arc<Vec<EngineSpec>>,
         tables: Option<Arc<TableSet>>,
         rules: Rules,
+        shared: Shared,
     ) -> Arc<GuiGame> {
-        let game = Arc::new_cyclic(|me| GuiGame {
+        Arc::new_cyclic(|me| GuiGame {
             id,
+            shared,
             me: me.clone(),
             inner: Mutex::new(Inner {
                 rules,
@@ -501,19 +505,12 @@ impl GuiGame {
             tables,
             subscribers: Mutex::new(Vec::new()),
             last_used: Mutex::new(Instant::now()),
-        });
-        let watched = Arc::downgrade(&game);
-        let spawned = std::thread::Builder::new()
-            .name("gui-clock".into())
-            .spawn(move || watch_clocks(&watched));
-        if let Err(e) = spawned {
-            log::error!("gui: cannot start the clock watcher: {e}");
-        }
-        game
+        })
     }
 
-    /// Loses the game on time for a side whose flag fell.
-    fn check_flag(&self) {
+    /// Loses the game on time for a side whose flag fell (the server looks
+    /// every tenth of a second).
+    pub fn check_flag(&self) {
         let state = {
             let mut inner = lock(&self.inner);
             let Some(side) = inner.clocks.flag_fallen() else {
@@ -537,15 +534,30 @@ impl GuiGame {
             }
             log::info!("gui: game {}: no page listens, analysis stopped", self.id);
             inner.analysis_on = false;
+            self.end_analyser(&mut inner);
             self.restart_engines(&mut inner);
             self.state_of(&inner)
         };
         self.publish(sse("state", &state));
     }
 
+    /// Ends the analysing engine's process (its thread ends with its
+    /// handle), so that an analysis not running holds no engine.
+    fn end_analyser(&self, inner: &mut Inner) {
+        if inner.analyser.take().is_some() {
+            let label = self.analyser_label(inner);
+            inner.confirmed.remove(&label);
+        }
+    }
+
+    /// The analysing engine as `engine_options` names it.
+    fn analyser_label(&self, inner: &Inner) -> String {
+        format!("{} (analysis)", self.engines[inner.analysis_engine].name)
+    }
+
     /// How long since a request or a listening page last used this game.
     pub fn idle_for(&self) -> Duration {
-        if !lock(&self.subscribers).is_empty() {
+        if lock(&self.inner).listeners > 0 {
             return Duration::ZERO;
         }
         lock(&self.last_used).elapsed()
@@ -561,22 +573,20 @@ impl GuiGame {
         self.state_of(&lock(&self.inner))
     }
 
-    /// A stream of server-sent events for one page: the state now, then
+    /// Sends one page's server-sent events to `sink`: the state now, then
     /// every change.
-    pub fn subscribe(&self) -> Listener {
-        let (tx, rx) = channel();
+    pub fn subscribe(&self, sink: Sink) -> Listener {
         let state = self.state();
-        let _ = tx.send(sse("state", &state));
-        lock(&self.subscribers).push(tx);
+        sink(&sse("state", &state));
+        lock(&self.subscribers).push(sink);
         lock(&self.inner).listeners += 1;
         Listener {
-            events: rx,
             game: self.me.clone(),
         }
     }
 
     fn publish(&self, event: String) {
-        lock(&self.subscribers).retain(|tx| tx.send(event.clone()).is_ok());
+        lock(&self.subscribers).retain(|sink| sink(&event));
     }
 
     /// Runs a change of the game: on success the engines are told (searches
@@ -780,11 +790,11 @@ impl GuiGame {
                 inner.multipv = k;
             }
             if let Some(i) = engine.filter(|&i| i != inner.analysis_engine) {
-                // The old analyser's thread ends with its handle.
-                inner.analyser = None;
-                let old = format!("{} (analysis)", self.engines[inner.analysis_engine].name);
-                inner.confirmed.remove(&old);
+                self.end_analyser(inner);
                 inner.analysis_engine = i;
+            }
+            if !on {
+                self.end_analyser(inner);
             }
             inner.analysis_on = on;
             Ok(())
@@ -922,6 +932,17 @@ impl GuiGame {
             if inner.moves.is_empty() {
                 return Err(bad(409, "no move to review"));
             }
+            // The review this game may run now ends first: its slot is free.
+            inner.review = None;
+            let slot = self.shared.reviews.take().ok_or_else(|| {
+                bad(
+                    503,
+                    format!(
+                        "{} reviews run already, the most this server runs at once; wait for one to end",
+                        self.shared.reviews.max()
+                    ),
+                )
+            })?;
             inner.reviews_started += 1;
             let id = inner.reviews_started;
             let me = self.me.clone();
@@ -930,6 +951,7 @@ impl GuiGame {
                 inner.start.fen(),
                 &inner.moves,
                 depth,
+                slot,
                 move |event| {
                     if let Some(game) = me.upgrade() {
                         game.on_review_event(id, event);
@@ -1095,7 +1117,8 @@ impl GuiGame {
     fn actor<'a>(&self, inner: &'a mut Inner, role: Role) -> &'a EngineHandle {
         let start = |index: usize| {
             let me = self.me.clone();
-            EngineHandle::start(self.engines[index].clone(), move |event| {
+            let slots = self.shared.engines.clone();
+            EngineHandle::start(self.engines[index].clone(), slots, move |event| {
                 if let Some(game) = me.upgrade() {
                     game.on_engine_event(role, event);
                 }
@@ -1211,7 +1234,7 @@ impl GuiGame {
         let mut inner = lock(&self.inner);
         let label = match role {
             Role::Player(i) => self.engines[i].name.clone(),
-            Role::Analysis => format!("{} (analysis)", self.engines[inner.analysis_engine].name),
+            Role::Analysis => self.analyser_label(&inner),
         };
         match event {
             Event::Info(generation, info) if generation == inner.generation => {
@@ -1621,17 +1644,6 @@ fn move_view(pos: &Position, m: Move) -> MoveView {
         letter: letter.to_string(),
         capture,
         display: format!("{letter} {}{cross}{}", m.from(), m.to()),
-    }
-}
-
-/// Looks for a fallen flag every [`CLOCK_TICK`] while the game exists.
-fn watch_clocks(game: &Weak<GuiGame>) {
-    loop {
-        std::thread::sleep(CLOCK_TICK);
-        match game.upgrade() {
-            Some(game) => game.check_flag(),
-            None => return,
-        }
     }
 }
 

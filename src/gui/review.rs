@@ -6,6 +6,7 @@
 //! with this binary's own engine; progress and the result go to a callback.
 
 use super::api::ReviewPly;
+use super::limits::Slot;
 use crate::rules::{Move, Rules, Side};
 use crate::tools::analyse::annotate::{self, DEFAULT_BLUNDER_CP};
 use crate::tools::analyse::game_tasks;
@@ -48,11 +49,13 @@ impl Drop for ReviewJob {
 impl ReviewJob {
     /// Starts reviewing the game from `start_fen` through `moves` under
     /// `rules` at `depth`; every report goes to `sink`, none after a cancel.
+    /// The review holds `slot` until its searches end.
     pub fn start(
         rules: Rules,
         start_fen: String,
         moves: &[Move],
         depth: u32,
+        slot: Slot,
         sink: impl Fn(ReviewEvent) + Send + 'static,
     ) -> ReviewJob {
         let cancelled = Arc::new(AtomicBool::new(false));
@@ -70,6 +73,7 @@ impl ReviewJob {
         let spawned = thread::Builder::new()
             .name("gui-review".into())
             .spawn(move || {
+                let _slot = slot;
                 let event = review(&spec, depth, &stop, &sink);
                 if !stop.load(Ordering::Relaxed) {
                     sink(event);

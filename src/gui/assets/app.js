@@ -44,11 +44,13 @@ const TAG_NAMES = {
 
 // ---------------------------------------------------------------- the API
 
+// Every change is sent as JSON: the server refuses any other (docs/gui.md).
 async function api(method, path, body) {
+  const change = method !== "GET";
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: change ? { "Content-Type": "application/json" } : {},
+    body: change ? JSON.stringify(body === undefined ? {} : body) : undefined,
   });
   let data = null;
   try { data = await response.json(); } catch (_) { /* no body */ }
