@@ -4,11 +4,11 @@
 //! subprocesses spoken to through the protocol, exactly as any GUI would.
 //!
 //! - [`api`]: the JSON types of the API (docs/gui.md).
-//! - [`game`]: one game per browser tab ([`game::GuiGame`]), with its engines.
+//! - [`game`]: one game per browser tab ([`game::GuiGame`]), with its engines
+//!   and its review.
 //! - [`engine`]: one engine process per thread, through the match runner's client.
-//! - [`clock`]: the clocks of a game; [`review`]: a game's review in the
-//!   background; [`rule_text`]: the rule options explained for people.
-//!
+//! - [`clock`]: the clocks of a game; [`rule_text`]: the rule options
+//!   explained for people.
 //! - [`http`]: just enough HTTP; [`streams`]: every page's event stream,
 //!   written by one thread; [`limits`]: what the server spends at most.
 //!
@@ -22,7 +22,6 @@ pub mod engine;
 pub mod game;
 pub mod http;
 pub mod limits;
-pub mod review;
 pub mod rule_text;
 pub mod streams;
 

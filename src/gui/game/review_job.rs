@@ -5,8 +5,8 @@
 //! [`annotate::annotate`]). The searches run in this process, one at a time,
 //! with this binary's own engine; progress and the result go to a callback.
 
-use super::api::ReviewPly;
-use super::limits::Slot;
+use crate::gui::api::{ReviewPly, ReviewView};
+use crate::gui::limits::Slot;
 use crate::rules::{Move, Rules, Side};
 use crate::tools::analyse::annotate::{self, DEFAULT_BLUNDER_CP};
 use crate::tools::analyse::game_tasks;
@@ -15,6 +15,18 @@ use crate::tools::pgn::read::{GameSpec, PositionSpec};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
+
+/// A review of the game line: what was asked and what came back.
+pub struct Review {
+    /// The line reviewed: the review is dropped when the line changes.
+    pub moves: Vec<Move>,
+    /// What the page shows of it.
+    pub view: ReviewView,
+    /// The searches, while they run.
+    pub job: Option<ReviewJob>,
+    /// Tags the reports, so that a cancelled review's are dropped.
+    pub id: u64,
+}
 
 /// The depth of a review when none is asked.
 pub const DEFAULT_DEPTH: u32 = 8;
