@@ -194,6 +194,27 @@ fn number(browser: &Browser, script: &str) -> f64 {
         .unwrap_or_else(|| panic!("{script} answered no number"))
 }
 
+/// Waits until the page shows `count` analysis lines of 8 moves or more
+/// (the deeper the analysis, the longer its lines).
+fn long_lines(browser: &Browser, count: usize) {
+    wait_for("long analysis lines", ENGINE_WAIT, || {
+        let moves = browser.script(
+            "return [...document.querySelectorAll('#analysis-lines li.line .pv')]\
+             .map(p => p.textContent.split(' ').length);",
+        );
+        let moves: Vec<usize> = serde_json::from_value(moves).ok()?;
+        (moves.len() >= count && moves.iter().all(|&n| n >= 8)).then_some(())
+    });
+}
+
+/// Waits until every change the page sent has its answer (and the error it
+/// may show is shown).
+fn settled(browser: &Browser) {
+    wait_for("the page's changes answered", TIMEOUT, || {
+        (browser.script("return document.body.dataset.pending || '0';") == "0").then_some(())
+    });
+}
+
 /// The error the page shows, if any.
 fn page_error(browser: &Browser) -> Option<String> {
     let shown = browser.script(
@@ -240,10 +261,8 @@ fn the_board_fits_every_screen() {
         &serde_json::json!({"on": true, "multipv": 3}),
     );
     assert_eq!(status, 200);
-    wait_for("analysis lines", ENGINE_WAIT, || {
-        (count(browser, "#analysis-lines li.line") >= 2).then_some(())
-    });
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Long lines: the deeper the analysis, the longer its lines.
+    long_lines(browser, 2);
     let wide = browser.script(
         "const r = document.getElementById('board-svg').getBoundingClientRect(); \
          return [document.documentElement.scrollWidth, innerWidth, r.left, r.right];",
@@ -344,7 +363,7 @@ fn the_page_keeps_what_was_typed_and_says_things_right() {
     assert_ne!(label, "TrappedAttackerPowerless");
     assert!(!label.is_empty());
     browser.select("[data-rule='UCI_Variant']", "custom");
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    settled(browser);
     assert_eq!(page_error(browser), None, "custom gave an error");
 
     // 14: the header names the rules in force.
@@ -795,7 +814,7 @@ fn screenshots() {
         browser.script(
             "document.getElementById('eval-graph').scrollIntoView({block: 'end'}); return true;",
         );
-        std::thread::sleep(std::time::Duration::from_secs(3));
+        long_lines(browser, 3);
         browser.screenshot(&docs.join(format!("gui-{w}x{h}.png")));
     }
 }
@@ -817,7 +836,13 @@ fn screenshots_of_the_tablebase() {
     browser.script(
         "document.getElementById('tablebase').scrollIntoView({block: 'center'}); return true;",
     );
-    std::thread::sleep(std::time::Duration::from_secs(1));
+    wait_for("the panel in view", TIMEOUT, || {
+        let inside = browser.script(
+            "const r = document.getElementById('tablebase').getBoundingClientRect(); \
+             return r.top >= 0 && r.bottom <= innerHeight;",
+        );
+        (inside == true).then_some(())
+    });
     let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     browser.screenshot(&docs.join("gui-tablebase.png"));
 }

@@ -63,7 +63,16 @@ async function api(method, path, body) {
   return data;
 }
 
+// Changes under way, on the page's body as data-pending, so that a test can
+// wait for their answers (and the error they may show) instead of for time.
+let pending = 0;
+function busy(step) {
+  pending += step;
+  document.body.dataset.pending = String(pending);
+}
+
 async function action(name, body) {
+  busy(1);
   try {
     show(await api("POST", `/api/game/${gameId}/${name}`, body || {}));
     showError(""); // an error stays up only until the next thing that works
@@ -73,6 +82,8 @@ async function action(name, body) {
     if (e.status === 404 && /no game/.test(e.message)) await startSession();
     else if (state) render();
     return false;
+  } finally {
+    busy(-1);
   }
 }
 
