@@ -414,10 +414,11 @@ impl Browser {
         self.script(&script);
     }
 
-    /// Chooses `value` in the select matching `css` (its `change` fires).
+    /// Chooses `value` in the select matching `css` as a person does (it
+    /// has the focus, its `change` fires).
     pub fn select(&self, css: &str, value: &str) {
         let script = format!(
-            "const s = document.querySelector({css:?}); s.value = {value:?}; \
+            "const s = document.querySelector({css:?}); s.focus(); s.value = {value:?}; \
              s.dispatchEvent(new Event('change')); return s.value;"
         );
         let chosen = self.script(&script);

@@ -149,6 +149,7 @@ impl GuiGame {
             review: inner.review.as_ref().map(|r| r.view.clone()),
             tablebase,
             draw_claimable,
+            can_take_back: inner.ending.is_some() || !inner.moves.is_empty(),
         }
     }
 
@@ -206,11 +207,10 @@ pub(super) fn verdict_view(v: Verdict) -> VerdictView {
     }
 }
 
-/// Move `m` of `pos` for people: its animal's letter and `×` for a capture.
+/// Move `m` of `pos` for people: its piece's letter (Blue's lowercase, as
+/// FEN writes them) and `×` for a capture.
 pub(super) fn move_view(pos: &Position, m: Move) -> MoveView {
-    let letter = pos
-        .piece_at(m.from())
-        .map_or('?', |p| p.animal.letter().to_ascii_uppercase());
+    let letter = pos.piece_at(m.from()).map_or('?', |p| p.letter());
     let capture = pos.piece_at(m.to()).is_some();
     let cross = if capture { "×" } else { "" };
     MoveView {
