@@ -648,3 +648,53 @@ fn engine_processes_are_bounded() {
         .then_some(())
     });
 }
+
+/// Issue 26 item 3, the GUI's half: where the tables hold the position
+/// analysed, each line's score is the tables' verdict after its first move,
+/// from Red's view: a win or loss in plies as a mate in moves (as the
+/// protocol's `score mate` counts them), never a centipawn score such as
+/// "+289.78".
+#[test]
+fn table_positions_are_scored_by_the_tables() {
+    let dir = common::gui::tablebases();
+    let server = GuiServer::start(&["--tablebases", dir.to_str().unwrap()]);
+    let id = server.new_game();
+    let game = |action: &str| format!("/api/game/{id}/{action}");
+    let (status, _) = server.post(&game("options"), &json!({"players": {"blue": "human"}}));
+    assert_eq!(status, 200);
+    for (fen, red_wins) in [(TABLE_WIN, true), (TABLE_LOSS, true)] {
+        let (status, state) = server.post(&game("position"), &json!({ "fen": fen }));
+        assert_eq!(status, 200, "{state}");
+        let ranked = state["tablebase"]["moves"].as_array().unwrap().clone();
+        let (status, _) = server.post(&game("analysis"), &json!({"on": true, "multipv": 3}));
+        assert_eq!(status, 200);
+        let lines = wait_for("analysis lines", ENGINE_WAIT, || {
+            let s = server.get(&format!("/api/game/{id}"));
+            let lines = s["analysis"]["lines"].as_array()?.clone();
+            (s["fen"] == fen && !lines.is_empty()).then_some(lines)
+        });
+        for line in &lines {
+            let first = &line["pv"][0];
+            let verdict = &ranked.iter().find(|m| m["move"] == *first).unwrap()["verdict"];
+            let plies = verdict["plies"].as_i64().unwrap();
+            let moves = (plies + 1) / 2;
+            let mover_wins = verdict["result"] == "win";
+            // The mover is Red in TABLE_WIN, Blue in TABLE_LOSS.
+            let red_moves = fen.contains(" w ");
+            let red_view = if mover_wins == red_moves {
+                moves
+            } else {
+                -moves
+            };
+            assert_eq!(line["score"]["mate"], red_view, "{fen}: {line}");
+            assert_eq!(line["score"]["cp"], Value::Null, "{fen}: {line}");
+            let text = line["score"]["text"].as_str().unwrap();
+            assert_eq!(
+                text,
+                format!("{}#{moves}", if red_view > 0 { "+" } else { "-" })
+            );
+        }
+        assert_eq!(lines[0]["score"]["mate"].as_i64().unwrap() > 0, red_wins);
+        server.post(&game("analysis"), &json!({"on": false}));
+    }
+}

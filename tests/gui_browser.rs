@@ -908,6 +908,20 @@ fn the_tablebase_panel_shows_the_verdict_and_the_ranked_moves() {
     assert_eq!(ranked_moves(browser), expected);
     assert_eq!(expected[0].1, verdict, "the best move keeps the verdict");
 
+    // Issue 26 item 3: the analysis scores the position as the tables do,
+    // a mate in moves, not centipawns.
+    page.post("analysis", serde_json::json!({"on": true, "multipv": 3}));
+    let mate = format!("+#{}", plies.parse::<u32>().unwrap().div_ceil(2));
+    wait_for("the tables' mate in the analysis", ENGINE_WAIT, || {
+        let shown = browser.script(
+            "const s = document.querySelector('#analysis-lines li.line .score'); \
+             return s ? s.textContent : null;",
+        );
+        (shown == mate.as_str()).then_some(())
+    });
+    picture(browser, "tablebase-analysis");
+    page.post("analysis", serde_json::json!({"on": false}));
+
     // A click on the best move plays it; the panel follows the new position.
     browser.click("#tablebase-moves li:first-child");
     wait_for("the ranked move played", TIMEOUT, || {

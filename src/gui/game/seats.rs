@@ -329,6 +329,12 @@ impl GuiGame {
                 let Some(mut line) = line_of(&info, side) else {
                     return;
                 };
+                // Where the tables know the position, their verdict is the
+                // score, a mate in moves as protocol.md counts them.
+                if let Some(score) = self.table_score(&inner, &line.pv) {
+                    line.score = score;
+                    line.bound = None;
+                }
                 if line.score.mate.is_some() {
                     complete_mate(inner.game(), &mut line.pv);
                 }

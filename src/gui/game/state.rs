@@ -1,9 +1,11 @@
 //! The state of a game as the API shows it (docs/gui.md, "The state"):
 //! the board, the moves for people, the outcome, the rules explained, the
 //! tables' verdict.
+use super::seats::red_view;
 use super::{Ending, GuiGame, Inner, Player};
+use crate::engine::score::Score;
 use crate::gui::api::{
-    LevelsView, MoveView, OutcomeView, PieceView, Players, RuleView, SquareView, State,
+    LevelsView, MoveView, OutcomeView, PieceView, Players, RuleView, ScoreView, SquareView, State,
     TablebaseMove, TablebaseView, VerdictView,
 };
 use crate::gui::rule_text::rule_text;
@@ -151,6 +153,37 @@ impl GuiGame {
             draw_claimable,
             can_take_back: inner.ending.is_some() || !inner.moves.is_empty(),
         }
+    }
+
+    /// The tables' verdict on a line of the position shown, after its first
+    /// move, as a score from Red's view: a win or loss in plies as a mate in
+    /// moves (as the protocol's `score mate`), a draw as the draw it is.
+    /// `None` when the tables do not hold the position.
+    pub(super) fn table_score(&self, inner: &Inner, pv: &[String]) -> Option<ScoreView> {
+        let tables = self.tables.as_deref()?;
+        let game = inner.game();
+        let pos = game.position();
+        if !tables.answers_for(&inner.rules) || !tables.holds_size_of(pos) {
+            return None;
+        }
+        let first: Move = pv.first()?.parse().ok()?;
+        let (_, verdict) = tables
+            .rank_moves(pos)?
+            .into_iter()
+            .find(|(m, _)| *m == first)?;
+        let moves = |plies: u32| i32::try_from(plies.div_ceil(2)).unwrap_or(i32::MAX);
+        let mate = match verdict {
+            Verdict::Win(plies) => moves(plies),
+            Verdict::Loss(plies) => -moves(plies),
+            Verdict::Draw => {
+                return Some(ScoreView {
+                    cp: Some(0),
+                    mate: None,
+                    text: "draw".to_string(),
+                });
+            }
+        };
+        Some(red_view(Score::Mate(mate), pos.side_to_move()))
     }
 
     /// The tables' verdict on `pos` and its moves ranked, when the tables
