@@ -11,8 +11,10 @@ use common::gui::{GuiServer, tb_probe, wait_for};
 use doushou::rules::Position;
 use doushou::tools::pgn;
 use serde_json::{Value, json};
+use std::io::{BufRead, Read, Write};
+use std::net::TcpStream;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The engine's moves must come in a few seconds; this is only the give-up point.
 const ENGINE_WAIT: Duration = Duration::from_secs(60);
@@ -476,4 +478,224 @@ fn gui_refuses_other_rules_tables_and_ends_quietly_on_a_closed_pipe() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.is_empty(), "{err}");
     assert_eq!(out.status.code(), Some(141), "{err}");
+}
+
+/// Issue 27: a page of another site, open in the same browser, cannot
+/// drive the server: a "simple" cross-site request (sent without asking
+/// first: a form's or `text/plain` body) gets 415, a foreign `Origin` 403,
+/// and neither makes a game.
+#[test]
+fn a_page_of_another_site_cannot_drive_the_server() {
+    let server = GuiServer::start(&[]);
+    let id = server.new_game();
+    let moved = format!("POST /api/game/{id}/move HTTP/1.1");
+    let g3g4 = r#"{"move": "g3g4"}"#;
+    let cases: [(&str, &str, &str, u16, &str); 6] = [
+        ("POST /api/game HTTP/1.1", "text/plain", "", 415, "JSON"),
+        (&moved, "text/plain;charset=UTF-8", "", 415, "JSON"),
+        (&moved, "application/x-www-form-urlencoded", "", 415, "JSON"),
+        (&moved, "", "", 415, "Content-Type"),
+        (
+            &moved,
+            "application/json",
+            "http://evil.example",
+            403,
+            "Origin",
+        ),
+        (&moved, "application/json", "null", 403, "Origin"),
+    ];
+    for (line, kind, origin, status, words) in cases {
+        let mut head = line.to_string();
+        if !kind.is_empty() {
+            head.push_str(&format!("\r\nContent-Type: {kind}"));
+        }
+        if !origin.is_empty() {
+            head.push_str(&format!("\r\nOrigin: {origin}"));
+        }
+        refused(server.raw(&head, g3g4), status, words);
+    }
+    let events = format!(
+        "GET /api/game/{id}/events HTTP/1.1\r\nOrigin: http://evil.example:{}",
+        server.authority.rsplit(':').next().unwrap()
+    );
+    refused(server.raw(&events, ""), 403, "Origin");
+    assert_eq!(server.get(&format!("/api/game/{id}"))["moves"], json!([]));
+
+    // The page's own origin, and JSON with a charset, are served.
+    let own = format!(
+        "{moved}\r\nContent-Type: application/json; charset=utf-8\r\nOrigin: http://{}",
+        server.authority
+    );
+    let (status, state) = server.raw(&own, g3g4);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["moves"], json!(["g3g4"]));
+}
+
+/// Opens an event stream of game `id` on a connection of its own; answers
+/// the connection and the status of its answer.
+fn open_stream(server: &GuiServer, id: &str) -> (std::io::BufReader<TcpStream>, u16) {
+    let mut socket = TcpStream::connect(&server.authority).unwrap();
+    socket.set_read_timeout(Some(common::TIMEOUT)).unwrap();
+    write!(
+        socket,
+        "GET /api/game/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+        server.authority
+    )
+    .unwrap();
+    let mut reader = std::io::BufReader::new(socket);
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    let status = line.split(' ').nth(1).and_then(|s| s.parse().ok());
+    (reader, status.unwrap_or_else(|| panic!("{line:?}")))
+}
+
+/// Issue 27: held-open event streams do not cost a thread each, their number
+/// is capped with a 503 that says why, and the server still answers at once;
+/// a closed page's place is given back.
+#[test]
+fn idle_event_streams_cost_no_threads_and_are_capped() {
+    let server = GuiServer::start(&[]);
+    let id = server.new_game();
+    let mut open = Vec::new();
+    let mut full = None;
+    for _ in 0..300 {
+        let (mut stream, status) = open_stream(&server, &id);
+        match status {
+            200 => open.push(stream),
+            503 => {
+                let mut rest = String::new();
+                stream.read_to_string(&mut rest).unwrap();
+                full.get_or_insert(rest);
+            }
+            other => panic!("an event stream answered {other}"),
+        }
+    }
+    let full = full.expect("300 streams are over the cap");
+    assert!(
+        full.contains("pages listen to this server already"),
+        "{full}"
+    );
+    assert!(open.len() >= 16, "only {} streams served", open.len());
+    // Each served stream gets the state at once.
+    let mut first = String::new();
+    while !first.starts_with("event: state") {
+        first.clear();
+        open[0].read_line(&mut first).unwrap();
+    }
+    let threads = server.threads();
+    assert!(threads < 64, "{threads} threads for {} streams", open.len());
+    let asked = Instant::now();
+    let other = server.new_game();
+    let took = asked.elapsed();
+    assert!(took < Duration::from_secs(5), "a new game took {took:?}");
+    assert_ne!(other, id);
+
+    // Pages that go give their places back: a new stream is served again.
+    drop(open);
+    wait_for("a stream's place given back", ENGINE_WAIT, || {
+        (open_stream(&server, &other).1 == 200).then_some(())
+    });
+}
+
+/// Issue 27: the server starts at most 8 engine processes over all its
+/// games; one more is refused with a message on the game's state, and an
+/// analysis stopped gives its process back.
+#[test]
+fn engine_processes_are_bounded() {
+    let fake = format!("fake={} play", fake_engine());
+    let server = GuiServer::start(&["--engine", &fake]);
+    let analyse = |id: &str, on: bool| {
+        let (status, state) =
+            server.post(&format!("/api/game/{id}/analysis"), &json!({ "on": on }));
+        assert_eq!(status, 200, "{state}");
+    };
+    let games: Vec<String> = (0..9).map(|_| server.new_game()).collect();
+    for id in &games[..8] {
+        analyse(id, true);
+        wait_for("the analyser's options", ENGINE_WAIT, || {
+            let state = server.get(&format!("/api/game/{id}"));
+            state["engine_options"]
+                .as_object()
+                .is_some_and(|o| o.contains_key("fake (analysis)"))
+                .then_some(())
+        });
+    }
+    assert_eq!(server.children(), 8);
+    let ninth = &games[8];
+    analyse(ninth, true);
+    let error = wait_for("the ninth engine refused", ENGINE_WAIT, || {
+        let state = server.get(&format!("/api/game/{ninth}"));
+        state["error"].as_str().map(str::to_string)
+    });
+    assert!(error.contains("8 engine processes run already"), "{error}");
+    assert_eq!(server.children(), 8);
+
+    analyse(&games[0], false);
+    wait_for("the first analyser's process to end", ENGINE_WAIT, || {
+        (server.children() == 7).then_some(())
+    });
+    // The place is given back a moment after the process ends: asked again
+    // until it is.
+    wait_for("the ninth analysis", ENGINE_WAIT, || {
+        let state = server.get(&format!("/api/game/{ninth}"));
+        if state["analysis"]["on"] == false {
+            analyse(ninth, true);
+            return None;
+        }
+        (state["error"].is_null()
+            && state["engine_options"]
+                .as_object()
+                .is_some_and(|o| o.contains_key("fake (analysis)")))
+        .then_some(())
+    });
+}
+
+/// Issue 26 item 3, the GUI's half: where the tables hold the position
+/// analysed, each line's score is the tables' verdict after its first move,
+/// from Red's view: a win or loss in plies as a mate in moves (as the
+/// protocol's `score mate` counts them), never a centipawn score such as
+/// "+289.78".
+#[test]
+fn table_positions_are_scored_by_the_tables() {
+    let dir = common::gui::tablebases();
+    let server = GuiServer::start(&["--tablebases", dir.to_str().unwrap()]);
+    let id = server.new_game();
+    let game = |action: &str| format!("/api/game/{id}/{action}");
+    let (status, _) = server.post(&game("options"), &json!({"players": {"blue": "human"}}));
+    assert_eq!(status, 200);
+    for (fen, red_wins) in [(TABLE_WIN, true), (TABLE_LOSS, true)] {
+        let (status, state) = server.post(&game("position"), &json!({ "fen": fen }));
+        assert_eq!(status, 200, "{state}");
+        let ranked = state["tablebase"]["moves"].as_array().unwrap().clone();
+        let (status, _) = server.post(&game("analysis"), &json!({"on": true, "multipv": 3}));
+        assert_eq!(status, 200);
+        let lines = wait_for("analysis lines", ENGINE_WAIT, || {
+            let s = server.get(&format!("/api/game/{id}"));
+            let lines = s["analysis"]["lines"].as_array()?.clone();
+            (s["fen"] == fen && !lines.is_empty()).then_some(lines)
+        });
+        for line in &lines {
+            let first = &line["pv"][0];
+            let verdict = &ranked.iter().find(|m| m["move"] == *first).unwrap()["verdict"];
+            let plies = verdict["plies"].as_i64().unwrap();
+            let moves = (plies + 1) / 2;
+            let mover_wins = verdict["result"] == "win";
+            // The mover is Red in TABLE_WIN, Blue in TABLE_LOSS.
+            let red_moves = fen.contains(" w ");
+            let red_view = if mover_wins == red_moves {
+                moves
+            } else {
+                -moves
+            };
+            assert_eq!(line["score"]["mate"], red_view, "{fen}: {line}");
+            assert_eq!(line["score"]["cp"], Value::Null, "{fen}: {line}");
+            let text = line["score"]["text"].as_str().unwrap();
+            assert_eq!(
+                text,
+                format!("{}#{moves}", if red_view > 0 { "+" } else { "-" })
+            );
+        }
+        assert_eq!(lines[0]["score"]["mate"].as_i64().unwrap() > 0, red_wins);
+        server.post(&game("analysis"), &json!({"on": false}));
+    }
 }

@@ -22,7 +22,7 @@ mod common;
 use common::{EngineProcess, Info, Score, TIMEOUT, parse_bestmove, parse_info, parse_option};
 use doushou::rules::{Game, Move, Outcome, Position, Rules, START_FEN};
 use std::collections::BTreeSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -82,6 +82,46 @@ fn search_infos(lines: &[String]) -> Vec<Info> {
 
 fn bestmoves(lines: &[String]) -> Vec<&String> {
     lines.iter().filter(|l| l.starts_with("bestmove")).collect()
+}
+
+/// Reads a running search's output until an `info` line says, by its `time`
+/// (the engine's own clock since `go`), that it has searched `ms`; fails
+/// with `why` on a `bestmove` first. A slow machine only makes this wait
+/// longer.
+#[track_caller]
+fn searched_for(e: &mut EngineProcess, ms: u64, why: &str) -> Vec<String> {
+    let lines = e.read_until(|l| {
+        l.starts_with("bestmove") || parse_info(l).is_ok_and(|i| i.time.is_some_and(|t| t >= ms))
+    });
+    if !bestmoves(&lines).is_empty() {
+        e.fail(why);
+    }
+    lines
+}
+
+/// Reads what the engine prints for `window` once its search has no more
+/// to do (it prints nothing then); fails with `why` on a `bestmove`. An
+/// answer that must not come can only be watched for over a time: a slow
+/// machine can make this pass without seeing it, never fail.
+#[track_caller]
+fn no_bestmove_within(e: &mut EngineProcess, window: Duration, why: &str) -> Vec<String> {
+    let end = Instant::now() + window;
+    let mut lines = Vec::new();
+    loop {
+        let left = end.saturating_duration_since(Instant::now());
+        let Some(line) = (!left.is_zero()).then(|| e.poll_line(left)).flatten() else {
+            break;
+        };
+        if line.starts_with("bestmove") {
+            e.fail(why);
+        }
+        lines.push(line);
+    }
+    lines.extend(e.sync());
+    if !bestmoves(&lines).is_empty() {
+        e.fail(why);
+    }
+    lines
 }
 
 /// What a checked search answered.
@@ -483,13 +523,12 @@ fn isready_answered_while_go_infinite_runs_and_search_goes_on() {
             }
             all.extend(lines);
         }
-        // Still nothing after a while.
-        std::thread::sleep(Duration::from_millis(200));
-        let lines = e.sync();
-        if !bestmoves(&lines).is_empty() {
-            e.fail("bestmove before stop in go infinite");
-        }
-        all.extend(lines);
+        // Still nothing after a while: the engine's clock says how long.
+        all.extend(searched_for(
+            &mut e,
+            200,
+            "bestmove before stop in go infinite",
+        ));
         e.send("stop");
         all.extend(e.read_until(|l| l.starts_with("bestmove")));
         check_search(&e, &all, &game);
@@ -613,11 +652,11 @@ fn go_ponder_answers_only_after_ponderhit_or_stop() {
     // A depth-limited ponder search finishes its work, then waits.
     e.send("go ponder depth 3");
     let mut lines = e.read_until(|l| l.starts_with("info depth 3"));
-    std::thread::sleep(Duration::from_millis(300));
-    lines.extend(e.sync());
-    if !bestmoves(&lines).is_empty() {
-        e.fail("bestmove while pondering, before ponderhit");
-    }
+    lines.extend(no_bestmove_within(
+        &mut e,
+        Duration::from_millis(300),
+        "bestmove while pondering, before ponderhit",
+    ));
     e.send("ponderhit");
     lines.extend(e.read_until(|l| l.starts_with("bestmove")));
     check_search(&e, &lines, &game);
@@ -625,22 +664,18 @@ fn go_ponder_answers_only_after_ponderhit_or_stop() {
 
     // The clock does not run while pondering: movetime counts from ponderhit.
     e.send("go ponder movetime 50");
-    std::thread::sleep(Duration::from_millis(400));
-    let mut lines = e.sync();
-    if !bestmoves(&lines).is_empty() {
-        e.fail("go ponder movetime 50 answered before ponderhit");
-    }
+    let mut lines = searched_for(
+        &mut e,
+        400,
+        "go ponder movetime 50 answered before ponderhit",
+    );
     e.send("ponderhit");
     lines.extend(e.read_until(|l| l.starts_with("bestmove")));
     check_search(&e, &lines, &game);
 
     // With a clock: likewise, and then the move comes by itself.
     e.send("go ponder wtime 2000 btime 2000 winc 10 binc 10");
-    std::thread::sleep(Duration::from_millis(300));
-    let mut lines = e.sync();
-    if !bestmoves(&lines).is_empty() {
-        e.fail("go ponder wtime answered before ponderhit");
-    }
+    let mut lines = searched_for(&mut e, 300, "go ponder wtime answered before ponderhit");
     e.send("ponderhit");
     lines.extend(e.read_until(|l| l.starts_with("bestmove")));
     check_search(&e, &lines, &game);
@@ -1790,12 +1825,8 @@ fn go_without_limits_waits_for_stop() {
     ] {
         e.quiet(&position_cmd(fen, &[]));
         e.send("go");
-        let mut lines = e.sync();
-        std::thread::sleep(Duration::from_millis(300));
-        lines.extend(e.sync());
-        if !bestmoves(&lines).is_empty() {
-            e.fail(&format!("{fen}: go without limits answered before stop"));
-        }
+        let why = format!("{fen}: go without limits answered before stop");
+        let mut lines = no_bestmove_within(&mut e, Duration::from_millis(300), &why);
         e.send("stop");
         lines.extend(e.read_until(|l| l.starts_with("bestmove")));
         check_search(&e, &lines, &game(fen, &[]));
@@ -1868,16 +1899,13 @@ const QUICK_LIMITS: [&str; 7] = [
 ];
 
 /// Sends `go`, lets the engine think for a while and checks that no `bestmove`
-/// came; answers the lines read.
+/// came; answers the lines read. Its limits end the thinking quickly, so
+/// the engine is watched over a time for the answer that must not come.
 #[track_caller]
 fn no_bestmove_yet(e: &mut EngineProcess, go: &str) -> Vec<String> {
     e.send(go);
-    std::thread::sleep(Duration::from_millis(300));
-    let lines = e.sync();
-    if !bestmoves(&lines).is_empty() {
-        e.fail(&format!("{go}: bestmove before stop or ponderhit"));
-    }
-    lines
+    let why = format!("{go}: bestmove before stop or ponderhit");
+    no_bestmove_within(e, Duration::from_millis(300), &why)
 }
 
 #[test]

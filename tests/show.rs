@@ -313,6 +313,23 @@ fn svg_with_an_arrow_and_pieces_in_water_and_traps() {
         .collect();
     assert_eq!(arrow.len(), 1);
     assert_eq!(arrow[0].attrs["data-move"], "a4d4");
+    // It starts at the edge of the lion's disc, clear of its letter.
+    let number = |e: &Element, name: &str| e.attrs[name].parse::<f64>().unwrap();
+    let lion = elements
+        .iter()
+        .position(|e| e.attrs.get("data-square").is_some_and(|s| s == "a4"))
+        .expect("the lion's group");
+    let disc = elements[lion..]
+        .iter()
+        .find(|e| e.name == "circle")
+        .expect("its disc");
+    let (cx, cy, r) = (number(disc, "cx"), number(disc, "cy"), number(disc, "r"));
+    let (x1, y1) = (number(arrow[0], "x1"), number(arrow[0], "y1"));
+    let from_centre = ((x1 - cx).powi(2) + (y1 - cy).powi(2)).sqrt();
+    assert!(
+        from_centre >= r - 0.5,
+        "the arrow starts {from_centre} px from the centre, inside the disc of {r}"
+    );
     // The fields may also come as separate words, with moves after them.
     let words: Vec<&str> = START.split_whitespace().collect();
     let mut args = vec!["show", "--svg", "-"];

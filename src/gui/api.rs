@@ -260,8 +260,8 @@ pub struct State {
     pub error: Option<String>,
     /// The game as a record (`doushou match`'s format), to copy.
     pub pgn: String,
-    /// Each move of the game line for people: the animal, the squares and
-    /// `×` for a capture (`L g1×g2`).
+    /// Each move of the game line for people: the piece's letter (lowercase
+    /// for Blue), the squares and `×` for a capture (`L g1×g2`, `r a7a6`).
     pub move_list: Vec<MoveView>,
     /// Each side's clock, if it has one.
     pub clocks: ClocksView,
@@ -274,6 +274,9 @@ pub struct State {
     pub tablebase: Option<TablebaseView>,
     /// Whether a draw can be claimed in the position shown.
     pub draw_claimable: bool,
+    /// Whether Takeback would change anything: the line has a move, or an
+    /// ending (resignation, flag, draw) to take back.
+    pub can_take_back: bool,
     /// The record's result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
 }
@@ -284,11 +287,12 @@ pub struct MoveView {
     /// The move in protocol notation, `g1g2`.
     #[serde(rename = "move")]
     pub text: String,
-    /// The animal's letter, uppercase (`L`).
+    /// The piece's letter as FEN writes it: uppercase for Red (`L`),
+    /// lowercase for Blue (`l`).
     pub letter: String,
     /// Whether it took a piece.
     pub capture: bool,
-    /// `L g1g2`, or `L g1×g2` for a capture.
+    /// `L g1g2`, or `L g1×g2` for a capture (`l a9a8` for Blue).
     pub display: String,
 }
 

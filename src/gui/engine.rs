@@ -3,6 +3,7 @@
 //! engine's answers back through a callback, so that no HTTP request ever
 //! waits on an engine and a crashed or hung engine only costs an error message.
 
+use super::limits::{Slot, Slots};
 use crate::client::EngineSpec;
 use crate::client::{ClientError, EngineProcess};
 use crate::protocol::reply::{InfoLine, Reply};
@@ -56,6 +57,19 @@ pub enum Event {
     Failed(String),
 }
 
+/// Why an engine thread has no engine to speak to.
+#[derive(Debug, thiserror::Error)]
+enum SeatError {
+    /// The engine failed: would not start, crashed, hung, said nonsense.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// The server runs as many engine processes as it starts at most.
+    #[error(
+        "{0} engine processes run already, the most this server starts; close another game or stop its analysis"
+    )]
+    TooMany(usize),
+}
+
 /// The game's end of one engine thread. Dropping it ends the thread and
 /// the process.
 pub struct EngineHandle {
@@ -64,13 +78,20 @@ pub struct EngineHandle {
 
 impl EngineHandle {
     /// Starts the thread of the engine `spec`; the process itself starts with
-    /// the first request. Every answer goes to `sink`.
-    pub fn start(spec: EngineSpec, sink: impl Fn(Event) + Send + 'static) -> EngineHandle {
+    /// the first request, if one of `slots` is free. Every answer goes to
+    /// `sink`.
+    pub fn start(
+        spec: EngineSpec,
+        slots: Slots,
+        sink: impl Fn(Event) + Send + 'static,
+    ) -> EngineHandle {
         let (requests, inbox) = channel();
         let name = format!("gui-{}", spec.name);
         let worker = EngineThread {
             spec,
             process: None,
+            slots,
+            slot: None,
             sent: HashMap::new(),
             searching: None,
             sink: Box::new(sink),
@@ -101,6 +122,10 @@ struct Searching {
 struct EngineThread {
     spec: EngineSpec,
     process: Option<EngineProcess>,
+    /// The engine processes the server may run.
+    slots: Slots,
+    /// The slot of `process`, held while it runs.
+    slot: Option<Slot>,
     /// Options sent to the running process, by lowercase name.
     sent: HashMap<String, (String, String)>,
     searching: Option<Searching>,
@@ -130,6 +155,7 @@ impl EngineThread {
         if let Some(mut process) = self.process.take() {
             process.shutdown();
         }
+        self.slot = None;
     }
 
     fn handle(&mut self, request: Request) {
@@ -153,8 +179,12 @@ impl EngineThread {
     }
 
     /// The process, started (and through its handshake) if need be.
-    fn process(&mut self) -> Result<&mut EngineProcess, ClientError> {
+    fn process(&mut self) -> Result<&mut EngineProcess, SeatError> {
         if self.process.is_none() {
+            let slot = self
+                .slots
+                .take()
+                .ok_or(SeatError::TooMany(self.slots.max()))?;
             let mut process = EngineProcess::spawn(&self.spec)?;
             process.handshake(ANSWER_TIMEOUT)?;
             log::info!(
@@ -164,13 +194,14 @@ impl EngineThread {
             );
             self.sent.clear();
             self.process = Some(process);
+            self.slot = Some(slot);
         }
         Ok(self.process.as_mut().expect("just started"))
     }
 
     /// Sends `stop` to a running search; with `wait`, reads up to its
     /// `bestmove` (reporting it) so that the engine is idle afterwards.
-    fn stop(&mut self, wait: bool) -> Result<(), ClientError> {
+    fn stop(&mut self, wait: bool) -> Result<(), SeatError> {
         if self.searching.is_none() {
             return Ok(());
         }
@@ -194,7 +225,7 @@ impl EngineThread {
         Ok(())
     }
 
-    fn configure(&mut self, options: &[(String, String)]) -> Result<(), ClientError> {
+    fn configure(&mut self, options: &[(String, String)]) -> Result<(), SeatError> {
         self.process()?;
         let mut changed = Vec::new();
         for (name, value) in options {
@@ -226,7 +257,7 @@ impl EngineThread {
         position: &str,
         go: &str,
         hang_after: Option<Duration>,
-    ) -> Result<(), ClientError> {
+    ) -> Result<(), SeatError> {
         let process = self.process()?;
         process.send(position)?;
         process.send(go)?;
@@ -253,7 +284,7 @@ impl EngineThread {
         match process.recv(wait_until, "bestmove", started) {
             Ok(line) => self.take_line(&line.text),
             Err(ClientError::Timeout { .. }) if deadline.is_none_or(|d| Instant::now() < d) => {}
-            Err(e) => self.fail(e),
+            Err(e) => self.fail(e.into()),
         }
     }
 
@@ -281,11 +312,12 @@ impl EngineThread {
     }
 
     /// Reports a failure and drops the process (killed if still running).
-    fn fail(&mut self, error: ClientError) {
+    fn fail(&mut self, error: SeatError) {
         self.searching = None;
         if let Some(mut process) = self.process.take() {
             process.shutdown();
         }
+        self.slot = None;
         self.sent.clear();
         let message = format!("engine {}: {error}", self.spec.name);
         log::warn!("gui: {message}");

@@ -4,20 +4,26 @@
 //! subprocesses spoken to through the protocol, exactly as any GUI would.
 //!
 //! - [`api`]: the JSON types of the API (docs/gui.md).
-//! - [`game`]: one game per browser tab ([`game::GuiGame`]), with its engines.
+//! - [`game`]: one game per browser tab ([`game::GuiGame`]), with its engines
+//!   and its review.
 //! - [`engine`]: one engine process per thread, through the match runner's client.
-//! - [`clock`]: the clocks of a game; [`review`]: a game's review in the
-//!   background; [`rule_text`]: the rule options explained for people.
+//! - [`clock`]: the clocks of a game; [`rule_text`]: the rule options
+//!   explained for people.
+//! - [`http`]: just enough HTTP; [`streams`]: every page's event stream,
+//!   written by one thread; [`limits`]: what the server spends at most.
 //!
-//! One thread per request: requests are short, except the server-sent event
-//! streams, each of which keeps its own thread while the page is open.
+//! A bounded pool of workers serves requests, one at a time each, and
+//! closes every connection after its answer; event streams go to the one
+//! streams thread. So the server's threads do not grow with its pages.
 
 pub mod api;
 pub mod clock;
 pub mod engine;
 pub mod game;
-pub mod review;
+pub mod http;
+pub mod limits;
 pub mod rule_text;
+pub mod streams;
 
 use crate::client::EngineSpec;
 use crate::rules::Rules;
@@ -28,15 +34,17 @@ use api::{
     OptionsRequest, PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,
 };
 use game::GuiGame;
+use http::{HttpRequest, HttpResponse, ReadError};
+use limits::Shared;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
-use std::sync::mpsc::RecvTimeoutError;
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::mpsc::{Receiver, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tiny_http::{Header, Method, Request, Response, Server};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use streams::Streams;
 
 /// The page and what it loads, built in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -46,13 +54,10 @@ const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
 /// The largest request body read (a file of game records fits).
 const MAX_BODY: usize = 8 << 20;
-/// How many games may be open at once; the idlest beyond that are closed.
-const MAX_SESSIONS: usize = 64;
-/// A game that no page has listened to for this long is closed.
-const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
-/// A comment sent on quiet event streams, so that a closed page is noticed
-/// within seconds (its analysis then stops).
-const KEEPALIVE: Duration = Duration::from_secs(2);
+/// How often the clocks are looked at for a fallen flag.
+const CLOCK_TICK: Duration = Duration::from_millis(100);
+/// How often idle games are looked for.
+const REAP_EVERY: Duration = Duration::from_secs(60);
 
 /// What `doushou gui` serves.
 #[derive(Clone, Debug)]
@@ -83,6 +88,15 @@ struct App {
     port: u16,
     sessions: Mutex<HashMap<String, Arc<GuiGame>>>,
     ids: Mutex<SplitMix64>,
+    /// The engine processes and reviews every game shares.
+    shared: Shared,
+    streams: Streams,
+}
+
+/// What a request gets: an answer, or an event stream of a game.
+enum Answer {
+    Response(HttpResponse),
+    Events(Arc<GuiGame>),
 }
 
 /// Why `doushou gui` could not serve.
@@ -101,16 +115,19 @@ pub enum GuiError {
         source: std::io::Error,
     },
     /// The address could not be bound.
-    #[error("cannot listen on {address}: {why}; another program may use the port (try --port 0)")]
+    #[error(
+        "cannot listen on {address}: {source}; another program may use the port (try --port 0)"
+    )]
     Listen {
         /// The address asked for, `HOST:PORT`.
         address: String,
-        /// What the server library said.
-        why: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
     },
-    /// The server was bound to something other than an IP address.
-    #[error("the server is not on an IP address")]
-    NotIp,
+    /// The server's threads could not be started.
+    #[error("cannot start the server's threads: {0}")]
+    Threads(#[source] std::io::Error),
     /// Standard output could not take the address line.
     #[error("writing standard output: {0}")]
     Stdout(#[source] std::io::Error),
@@ -129,22 +146,19 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
             source,
         })?
         .collect();
-    let server = Server::http(&addrs[..]).map_err(|e| GuiError::Listen {
-        address: format!("{}:{}", config.host, config.port),
-        why: e.to_string(),
-    })?;
-    let bound = server.server_addr().to_ip().ok_or(GuiError::NotIp)?;
+    let listener = TcpListener::bind(&addrs[..])
+        .and_then(|l| l.local_addr().map(|a| (l, a)))
+        .map_err(|source| GuiError::Listen {
+            address: format!("{}:{}", config.host, config.port),
+            source,
+        });
+    let (listener, bound) = listener?;
     let host = match config.host.parse::<IpAddr>() {
         Ok(IpAddr::V6(ip)) => format!("[{ip}]"),
         _ => config.host.clone(),
     };
     let authority = format!("{host}:{}", bound.port());
     let url = format!("http://{authority}/");
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "doushou gui: {url}")
-        .and_then(|()| out.flush())
-        .map_err(GuiError::Stdout)?;
-    drop(out);
     let seed = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
@@ -158,29 +172,73 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
         port: bound.port(),
         sessions: Mutex::new(HashMap::new()),
         ids: Mutex::new(SplitMix64::new(seed)),
+        shared: Shared::default(),
+        streams: Streams::start().map_err(GuiError::Threads)?,
     });
+    let queue = start_threads(&app).map_err(GuiError::Threads)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "doushou gui: {url}")
+        .and_then(|()| out.flush())
+        .map_err(GuiError::Stdout)?;
+    drop(out);
     if config.open {
         open_browser(&url);
     }
-    let reaper = Arc::clone(&app);
-    let _ = thread::Builder::new()
-        .name("gui-reaper".into())
-        .spawn(move || {
-            loop {
-                thread::sleep(Duration::from_secs(60));
-                reaper.close_idle_sessions();
+    for connection in listener.incoming() {
+        let socket = match connection {
+            Ok(socket) => socket,
+            Err(e) => {
+                // Out of file descriptors, say: a moment for some to close.
+                log::warn!("gui: accepting a connection: {e}");
+                thread::sleep(Duration::from_millis(50));
+                continue;
             }
-        });
-    for request in server.incoming_requests() {
-        let app = Arc::clone(&app);
-        let spawned = thread::Builder::new()
-            .name("gui-request".into())
-            .spawn(move || app.handle(request));
-        if let Err(e) = spawned {
-            log::error!("gui: cannot start a request thread: {e}");
+        };
+        let _ = socket.set_read_timeout(Some(http::IO_TIMEOUT));
+        let _ = socket.set_write_timeout(Some(http::IO_TIMEOUT));
+        if let Err(TrySendError::Full(socket)) = queue.try_send(socket) {
+            let busy = bad(503, "the server is busy; try again in a moment");
+            let _ = error_response(&busy).write_to(&mut &socket);
         }
     }
     Ok(())
+}
+
+/// Starts the request workers and the ticker (clocks, idle games); answers
+/// the queue of connections for the workers.
+fn start_threads(app: &Arc<App>) -> std::io::Result<std::sync::mpsc::SyncSender<TcpStream>> {
+    let (queue, inbox) = sync_channel::<TcpStream>(limits::QUEUED);
+    let inbox = Arc::new(Mutex::new(inbox));
+    for i in 0..limits::WORKERS {
+        let (app, inbox) = (Arc::clone(app), Arc::clone(&inbox));
+        thread::Builder::new()
+            .name(format!("gui-worker-{i}"))
+            .spawn(move || work(&app, &inbox))?;
+    }
+    let ticker = Arc::clone(app);
+    thread::Builder::new()
+        .name("gui-ticker".into())
+        .spawn(move || {
+            let mut reaped = Instant::now();
+            loop {
+                thread::sleep(CLOCK_TICK);
+                ticker.check_clocks();
+                if reaped.elapsed() >= REAP_EVERY {
+                    ticker.close_idle_sessions(limits::SESSION_IDLE);
+                    reaped = Instant::now();
+                }
+            }
+        })?;
+    Ok(queue)
+}
+
+/// A request worker: serves one connection at a time, until the server ends.
+fn work(app: &App, inbox: &Mutex<Receiver<TcpStream>>) {
+    loop {
+        let next = inbox.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        let Ok(socket) = next else { return };
+        app.serve_connection(socket);
+    }
 }
 
 /// The `Host` values a page served from `authority` sends: that one, and the
@@ -233,20 +291,14 @@ fn open_browser(url: &str) {
     }
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
-}
-
-fn json_response(status: u16, body: &impl serde::Serialize) -> Response<std::io::Cursor<Vec<u8>>> {
+fn json_response(status: u16, body: &impl serde::Serialize) -> HttpResponse {
     let text = serde_json::to_string(body)
         .unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }).to_string());
-    Response::from_string(text)
-        .with_status_code(status)
-        .with_header(header("Content-Type", "application/json; charset=utf-8"))
-        .with_header(header("Cache-Control", "no-store"))
+    HttpResponse::new(status, "application/json; charset=utf-8", text)
+        .with_header("Cache-Control", "no-store")
 }
 
-fn error_response(error: &ApiError) -> Response<std::io::Cursor<Vec<u8>>> {
+fn error_response(error: &ApiError) -> HttpResponse {
     json_response(error.status, &serde_json::json!({ "error": error.message }))
 }
 
@@ -258,103 +310,141 @@ fn bad(status: u16, message: impl Into<String>) -> ApiError {
 }
 
 /// Reads a request's JSON body into `T`; an empty body reads as `{}`.
-fn read_json<T: DeserializeOwned>(request: &mut Request) -> Result<T, ApiError> {
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| bad(400, format!("reading the body: {e}")))?;
-    if body.len() > MAX_BODY {
-        return Err(bad(413, format!("the body is over {MAX_BODY} bytes")));
-    }
+fn read_json<T: DeserializeOwned>(request: &HttpRequest) -> Result<T, ApiError> {
+    let body = &request.body;
     if body.iter().all(u8::is_ascii_whitespace) {
-        body = b"{}".to_vec();
+        return serde_json::from_slice(b"{}").map_err(|e| bad(400, format!("bad JSON: {e}")));
     }
-    serde_json::from_slice(&body).map_err(|e| bad(400, format!("bad JSON: {e}")))
+    serde_json::from_slice(body).map_err(|e| bad(400, format!("bad JSON: {e}")))
+}
+
+/// Whether a request says its body is JSON (`application/json`, any
+/// parameters after it).
+fn sends_json(request: &HttpRequest) -> bool {
+    request.header("Content-Type").is_some_and(|kind| {
+        kind.split(';')
+            .next()
+            .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
+    })
 }
 
 impl App {
-    fn handle(&self, mut request: Request) {
-        if !self.host_allowed(&request) {
-            let host = request
-                .headers()
-                .iter()
-                .find(|h| h.field.equiv("Host"))
-                .map(|h| h.value.as_str().to_string());
-            log::warn!("gui: refused a request for host {host:?}");
-            let _ = request.respond(error_response(&bad(
-                403,
-                "this server answers only requests addressed to it (Host header)",
-            )));
-            return;
-        }
-        let url = request.url().to_string();
-        let path = url.split(['?', '#']).next().unwrap_or("").to_string();
-        let method = request.method().clone();
-        log::debug!("gui: {method} {path}");
-        let asset = |body: &'static str, kind: &str| {
-            Response::from_string(body)
-                .with_header(header("Content-Type", kind))
-                .with_header(header("Cache-Control", "no-cache"))
-                .with_header(header("X-Content-Type-Options", "nosniff"))
+    /// Reads one request from `socket` and answers it (or hands the socket
+    /// to the streams thread); the connection closes with the answer.
+    fn serve_connection(&self, socket: TcpStream) {
+        let request = match http::read_request(&socket, MAX_BODY) {
+            Ok(request) => request,
+            Err(ReadError::Refused { status, message }) => {
+                log::info!("gui: refused a request: {status} {message}");
+                let _ = error_response(&bad(status, message)).write_to(&mut &socket);
+                return;
+            }
+            Err(ReadError::Io(e)) => {
+                log::debug!("gui: {e}");
+                return;
+            }
         };
-        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-        let answer: Result<(u16, State), ApiError> = match (&method, segments.as_slice()) {
-            (Method::Get, [""]) => {
-                let _ = request.respond(
-                    asset(INDEX_HTML, "text/html; charset=utf-8").with_header(header(
-                        "Content-Security-Policy",
-                        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
-                    )),
-                );
-                return;
+        match self.handle(&request) {
+            Answer::Response(response) => {
+                let _ = response.write_to(&mut &socket);
             }
-            (Method::Get, ["app.js"]) => {
-                let _ = request.respond(asset(APP_JS, "text/javascript; charset=utf-8"));
-                return;
-            }
-            (Method::Get, ["style.css"]) => {
-                let _ = request.respond(asset(STYLE_CSS, "text/css; charset=utf-8"));
-                return;
-            }
-            (Method::Get, ["favicon.svg" | "favicon.ico"]) => {
-                let _ = request.respond(asset(FAVICON_SVG, "image/svg+xml"));
-                return;
-            }
-            (Method::Post, ["api", "game"]) => read_json::<OptionsRequest>(&mut request)
-                .and_then(|options| self.create_session(&options))
-                .map(|state| (201, state)),
-            (Method::Get, ["api", "game", id, "events"]) => match self.session(id) {
-                Ok(session) => {
-                    stream_events(request, &session);
-                    return;
+            Answer::Events(session) => match self.streams.reserve() {
+                Ok(slot) => self.streams.open(socket, slot, &session),
+                Err(e) => {
+                    log::warn!("gui: {}", e.message);
+                    let _ = error_response(&e).write_to(&mut &socket);
                 }
-                Err(e) => Err(e),
             },
-            (Method::Get, ["api", "game", id]) => self.session(id).map(|s| (200, s.state())),
-            (Method::Post, ["api", "game", id, action]) => self
-                .session(id)
-                .and_then(|session| act(&session, action, &mut request))
-                .map(|state| (200, state)),
-            (_, ["api", ..]) => Err(bad(404, format!("no API call {method} {path}"))),
-            _ => Err(bad(404, format!("nothing at {path}"))),
-        };
-        let response = match answer {
-            Ok((status, state)) => json_response(status, &state),
-            Err(e) => {
-                log::info!("gui: {method} {path}: {} {}", e.status, e.message);
-                error_response(&e)
-            }
-        };
-        let _ = request.respond(response);
+        }
     }
 
-    fn host_allowed(&self, request: &Request) -> bool {
-        let Some(host) = request.headers().iter().find(|h| h.field.equiv("Host")) else {
+    /// The answer to a request read whole: checked first for where it comes
+    /// from (`Host`, `Origin`) and, if it changes anything, that it is JSON.
+    fn handle(&self, request: &HttpRequest) -> Answer {
+        let (method, path) = (request.method.as_str(), request.path());
+        log::debug!("gui: {method} {path}");
+        let answer = match self.refusal(request) {
+            Some(refused) => Err(refused),
+            None => self.route(request),
+        };
+        match answer {
+            Ok(answer) => answer,
+            Err(e) => {
+                log::info!("gui: {method} {path}: {} {}", e.status, e.message);
+                Answer::Response(error_response(&e))
+            }
+        }
+    }
+
+    /// Why a request is refused before it is looked at: a wrong `Host`
+    /// (DNS rebinding), another site's `Origin`, or a change that is not
+    /// JSON (a cross-site form or "simple" request, which a browser sends
+    /// without asking the server first).
+    fn refusal(&self, request: &HttpRequest) -> Option<ApiError> {
+        if !self.host_allowed(request) {
+            return Some(bad(
+                403,
+                "this server answers only requests addressed to it (Host header)",
+            ));
+        }
+        if let Some(origin) = request.header("Origin") {
+            let own = request.header("Host").map(|host| format!("http://{host}"));
+            if own.is_none_or(|own| !origin.eq_ignore_ascii_case(&own)) {
+                return Some(bad(
+                    403,
+                    format!(
+                        "this server answers only its own page (Origin {origin:?} is another site)"
+                    ),
+                ));
+            }
+        }
+        if request.method != "GET" && !sends_json(request) {
+            return Some(bad(
+                415,
+                "a change must be sent as JSON (Content-Type: application/json)",
+            ));
+        }
+        None
+    }
+
+    /// Finds what the path asks for and does it.
+    fn route(&self, request: &HttpRequest) -> Result<Answer, ApiError> {
+        let (method, path) = (request.method.as_str(), request.path());
+        let asset = |body: &'static str, kind: &str| {
+            HttpResponse::new(200, kind, body)
+                .with_header("Cache-Control", "no-cache")
+                .with_header("X-Content-Type-Options", "nosniff")
+        };
+        let file = |response: HttpResponse| Ok(Answer::Response(response));
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        let state = |status: u16, state: State| Answer::Response(json_response(status, &state));
+        match (method, segments.as_slice()) {
+            ("GET", [""]) => file(asset(INDEX_HTML, "text/html; charset=utf-8").with_header(
+                "Content-Security-Policy",
+                "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+            )),
+            ("GET", ["app.js"]) => file(asset(APP_JS, "text/javascript; charset=utf-8")),
+            ("GET", ["style.css"]) => file(asset(STYLE_CSS, "text/css; charset=utf-8")),
+            ("GET", ["favicon.svg" | "favicon.ico"]) => file(asset(FAVICON_SVG, "image/svg+xml")),
+            ("POST", ["api", "game"]) => read_json::<OptionsRequest>(request)
+                .and_then(|options| self.create_session(&options))
+                .map(|s| state(201, s)),
+            ("GET", ["api", "game", id, "events"]) => self.session(id).map(Answer::Events),
+            ("GET", ["api", "game", id]) => self.session(id).map(|s| state(200, s.state())),
+            ("POST", ["api", "game", id, action]) => self
+                .session(id)
+                .and_then(|session| act(&session, action, request))
+                .map(|s| state(200, s)),
+            (_, ["api", ..]) => Err(bad(404, format!("no API call {method} {path}"))),
+            _ => Err(bad(404, format!("nothing at {path}"))),
+        }
+    }
+
+    fn host_allowed(&self, request: &HttpRequest) -> bool {
+        let Some(host) = request.header("Host") else {
             return false;
         };
-        let host = host.value.as_str().trim().to_ascii_lowercase();
+        let host = host.to_ascii_lowercase();
         if self.hosts.contains(&host) {
             return true;
         }
@@ -391,10 +481,11 @@ impl App {
             Arc::clone(&self.engines),
             self.tables.clone(),
             self.rules,
+            self.shared.clone(),
         );
         let state = session.set_options(options)?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        if sessions.len() >= MAX_SESSIONS {
+        if sessions.len() >= limits::SESSIONS {
             let idlest = sessions
                 .iter()
                 .max_by_key(|(_, s)| s.idle_for())
@@ -408,10 +499,25 @@ impl App {
         Ok(state)
     }
 
-    fn close_idle_sessions(&self) {
+    /// Every game, outside the lock of the sessions.
+    fn all_sessions(&self) -> Vec<Arc<GuiGame>> {
+        let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        sessions.values().cloned().collect()
+    }
+
+    /// Ends the game of a side whose flag fell, in every game.
+    fn check_clocks(&self) {
+        for session in self.all_sessions() {
+            session.check_flag();
+        }
+    }
+
+    /// Closes the games idle for `idle` or longer; their engines stop as the
+    /// game goes.
+    fn close_idle_sessions(&self, idle: Duration) {
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         sessions.retain(|id, s| {
-            let keep = s.idle_for() < SESSION_IDLE;
+            let keep = s.idle_for() < idle;
             if !keep {
                 log::info!("gui: closing idle game {id}");
             }
@@ -422,7 +528,7 @@ impl App {
 
 /// Answers `POST /api/game/{id}/{action}`: reads the action's body and
 /// changes the game; an unknown action is a 404.
-fn act(session: &GuiGame, action: &str, request: &mut Request) -> Result<State, ApiError> {
+fn act(session: &GuiGame, action: &str, request: &HttpRequest) -> Result<State, ApiError> {
     match action {
         "move" => session.play(&read_json::<MoveRequest>(request)?.text),
         "position" => session.set_position(&read_json::<PositionRequest>(request)?.fen),
@@ -449,32 +555,60 @@ fn act(session: &GuiGame, action: &str, request: &mut Request) -> Result<State, 
     }
 }
 
-/// Serves a page's event stream on the request's own connection until the
-/// page goes away. Written by hand: tiny_http buffers a streamed body.
-fn stream_events(request: Request, session: &GuiGame) {
-    let listener = session.subscribe();
-    let events = &listener.events;
-    let mut out = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\nX-Accel-Buffering: no\r\n\r\nretry: 2000\n\n";
-    if out
-        .write_all(head.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        return;
-    }
-    loop {
-        let chunk = match events.recv_timeout(KEEPALIVE) {
-            Ok(event) => event,
-            Err(RecvTimeoutError::Timeout) => ": keepalive\n\n".to_string(),
-            Err(RecvTimeoutError::Disconnected) => return,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server's state without its socket, with one engine never started.
+    fn app() -> App {
+        let engine = EngineSpec {
+            name: "none".into(),
+            program: "/nonexistent/engine".into(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            limits: Default::default(),
         };
-        if out
-            .write_all(chunk.as_bytes())
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            return;
+        App {
+            engines: Arc::new(vec![engine]),
+            tables: None,
+            rules: Rules::default(),
+            hosts: vec!["127.0.0.1:1".into()],
+            any_ip_host: false,
+            port: 1,
+            sessions: Mutex::new(HashMap::new()),
+            ids: Mutex::new(SplitMix64::new(1)),
+            shared: Shared::default(),
+            streams: Streams::start().unwrap(),
         }
+    }
+
+    #[test]
+    fn idle_games_are_closed_and_listened_ones_kept() {
+        let app = app();
+        let new = || app.create_session(&OptionsRequest::default()).unwrap().id;
+        let (listened, idle) = (new(), new());
+        let _listener = app
+            .session(&listened)
+            .unwrap()
+            .subscribe(Box::new(|_: &str| true));
+        app.close_idle_sessions(Duration::from_nanos(1));
+        assert!(app.session(&listened).is_ok());
+        assert_eq!(app.session(&idle).map(|_| ()).unwrap_err().status, 404);
+    }
+
+    #[test]
+    fn only_json_counts_as_json() {
+        let with = |kind: &str| HttpRequest {
+            method: "POST".into(),
+            target: "/".into(),
+            headers: vec![("content-type".into(), kind.into())],
+            body: Vec::new(),
+        };
+        assert!(sends_json(&with("application/json")));
+        assert!(sends_json(&with("Application/JSON; charset=utf-8")));
+        assert!(!sends_json(&with("text/plain")));
+        assert!(!sends_json(&with("application/jsonx")));
+        assert!(!sends_json(&with("")));
     }
 }

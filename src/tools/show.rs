@@ -143,6 +143,8 @@ fn xml_escape(s: &str) -> String {
 
 /// Size of a square in the picture, px.
 const CELL: i32 = 64;
+/// The radius of a piece's disc, px: the best-move arrow starts at its edge.
+const PIECE_RADIUS: i32 = 26;
 /// Room around the board for the coordinates, px.
 const MARGIN: i32 = 36;
 /// Room under the board for the status line and legend, px.
@@ -311,7 +313,7 @@ fn piece_svg(s: &mut String, piece: Piece, sq: Square) {
     );
     let _ = writeln!(
         s,
-        r##"<circle cx="{cx}" cy="{cy}" r="26" fill="{fill}" stroke="#2b2b2b" stroke-width="2"/>"##
+        r##"<circle cx="{cx}" cy="{cy}" r="{PIECE_RADIUS}" fill="{fill}" stroke="#2b2b2b" stroke-width="2"/>"##
     );
     let _ = writeln!(
         s,
@@ -328,18 +330,21 @@ fn piece_svg(s: &mut String, piece: Piece, sq: Square) {
     s.push_str("</g>\n");
 }
 
-/// An arrow from the centre of the move's origin to near the centre of its
-/// target (the head's tip lands on the centre).
+/// An arrow from the edge of the moving piece (its letter stays readable)
+/// to near the centre of its target (the head's tip lands on the centre).
 fn arrow_svg(s: &mut String, m: Move) {
     let (x0, y0) = centre(m.from());
     let (x1, y1) = centre(m.to());
     let (dx, dy) = ((x1 - x0) as f64, (y1 - y0) as f64);
     let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ux, uy) = (dx / len, dy / len);
+    let start = f64::from(PIECE_RADIUS);
+    let (sx, sy) = (x0 as f64 + ux * start, y0 as f64 + uy * start);
     // Stop short by the head's length so its tip, not its base, meets the centre.
     let head = 18.0;
-    let (ex, ey) = (x1 as f64 - dx / len * head, y1 as f64 - dy / len * head);
+    let (ex, ey) = (x1 as f64 - ux * head, y1 as f64 - uy * head);
     let _ = writeln!(
         s,
-        r##"<line class="arrow" data-move="{m}" x1="{x0}" y1="{y0}" x2="{ex:.1}" y2="{ey:.1}" stroke="#2e7d32" stroke-width="9" stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#arrowhead)"/>"##
+        r##"<line class="arrow" data-move="{m}" x1="{sx:.1}" y1="{sy:.1}" x2="{ex:.1}" y2="{ey:.1}" stroke="#2e7d32" stroke-width="9" stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#arrowhead)"/>"##
     );
 }

@@ -6,7 +6,8 @@
 use super::{BIN, TIMEOUT};
 use serde_json::{Value, json};
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
@@ -95,6 +96,60 @@ impl GuiServer {
     /// `POST` JSON to a path; answers the status and the JSON answer.
     pub fn post(&self, path: &str, body: &Value) -> (u16, Value) {
         self.request("POST", path, Some(&body.to_string()), None)
+    }
+
+    /// Sends `head` (a request line and headers, without the blank line
+    /// that ends them) and `body` on a connection of its own; answers the
+    /// status and the body as JSON (`Value::Null` when it is not JSON).
+    pub fn raw(&self, head: &str, body: &str) -> (u16, Value) {
+        let mut socket = TcpStream::connect(&self.authority).expect("the server is there");
+        socket.set_read_timeout(Some(TIMEOUT)).unwrap();
+        let request = format!(
+            "{head}\r\nHost: {}\r\nContent-Length: {}\r\n\r\n{body}",
+            self.authority,
+            body.len()
+        );
+        socket.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        socket.read_to_string(&mut answer).expect("a whole answer");
+        let status = answer
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {answer:?}"));
+        let json = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        (status, serde_json::from_str(json).unwrap_or(Value::Null))
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// How many threads the server runs now.
+    pub fn threads(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/task", self.pid()))
+            .expect("Linux's /proc")
+            .count()
+    }
+
+    /// How many processes the server started that still run.
+    pub fn children(&self) -> usize {
+        let parent = self.pid().to_string();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return 0;
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+            .filter(|stat| {
+                // "pid (name) state ppid ...": the name may hold blanks.
+                let after = stat.rsplit_once(") ").map_or("", |(_, rest)| rest);
+                let mut fields = after.split(' ');
+                let (state, ppid) = (fields.next(), fields.next());
+                state != Some("Z") && ppid == Some(parent.as_str())
+            })
+            .count()
     }
 
     /// A new game; answers its id.
@@ -359,10 +414,11 @@ impl Browser {
         self.script(&script);
     }
 
-    /// Chooses `value` in the select matching `css` (its `change` fires).
+    /// Chooses `value` in the select matching `css` as a person does (it
+    /// has the focus, its `change` fires).
     pub fn select(&self, css: &str, value: &str) {
         let script = format!(
-            "const s = document.querySelector({css:?}); s.value = {value:?}; \
+            "const s = document.querySelector({css:?}); s.focus(); s.value = {value:?}; \
              s.dispatchEvent(new Event('change')); return s.value;"
         );
         let chosen = self.script(&script);

@@ -36,6 +36,9 @@ const VARIANT_TITLES = { jungle: "Dou Shou Qi · Jungle", xoudouqi: "Xou Dou Qi"
 
 const $ = (id) => document.getElementById(id);
 
+// The radius of a piece's disc on the board.
+const PIECE_R = 27;
+
 // The record tags shown under the moves, named for people.
 const TAG_NAMES = {
   Red: "Red", Blue: "Blue", RedLevel: "Red level", BlueLevel: "Blue level",
@@ -44,11 +47,13 @@ const TAG_NAMES = {
 
 // ---------------------------------------------------------------- the API
 
+// Every change is sent as JSON: the server refuses any other (docs/gui.md).
 async function api(method, path, body) {
+  const change = method !== "GET";
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: change ? { "Content-Type": "application/json" } : {},
+    body: change ? JSON.stringify(body === undefined ? {} : body) : undefined,
   });
   let data = null;
   try { data = await response.json(); } catch (_) { /* no body */ }
@@ -61,7 +66,16 @@ async function api(method, path, body) {
   return data;
 }
 
+// Changes under way, on the page's body as data-pending, so that a test can
+// wait for their answers (and the error they may show) instead of for time.
+let pending = 0;
+function busy(step) {
+  pending += step;
+  document.body.dataset.pending = String(pending);
+}
+
 async function action(name, body) {
+  busy(1);
   try {
     show(await api("POST", `/api/game/${gameId}/${name}`, body || {}));
     showError(""); // an error stays up only until the next thing that works
@@ -71,14 +85,27 @@ async function action(name, body) {
     if (e.status === 404 && /no game/.test(e.message)) await startSession();
     else if (state) render();
     return false;
+  } finally {
+    busy(-1);
   }
 }
 
 // `fromServer`: the state's own error, cleared by the next state without one.
+// How long an error stays on a phone, where it covers what scrolls under it.
+const PHONE_ERROR_MS = 6000;
+let errorTimer = null;
+
 function showError(message, fromServer = false) {
   $("error-text").textContent = message;
+  $("error-text").title = message;
   $("error").hidden = !message;
   $("error").dataset.fromServer = fromServer ? "1" : "";
+  // Beside the board the error covers only the top bar; on a phone the page
+  // scrolls under it, so it goes by itself.
+  clearTimeout(errorTimer);
+  if (message && matchMedia("(max-width: 900px)").matches) {
+    errorTimer = setTimeout(() => { $("error").hidden = true; }, PHONE_ERROR_MS);
+  }
 }
 
 // ---------------------------------------------------------------- the board
@@ -200,8 +227,8 @@ function drawPiece(parent, p) {
     class: "piece", "data-piece": p.piece, "data-square": p.square,
     "data-side": p.side, "data-animal": p.animal, transform: `translate(${x},${y})`,
   }, parent);
-  el("circle", { cx: 0, cy: 2, r: 27, fill: "rgba(0,0,0,.18)" }, g);
-  el("circle", { cx: 0, cy: 0, r: 27, fill: colour, stroke: "#fff", "stroke-width": 2.5 }, g);
+  el("circle", { cx: 0, cy: 2, r: PIECE_R, fill: "rgba(0,0,0,.18)" }, g);
+  el("circle", { cx: 0, cy: 0, r: PIECE_R, fill: colour, stroke: "#fff", "stroke-width": 2.5 }, g);
   el("circle", { cx: 0, cy: 0, r: 22.5, fill: "none", stroke: "rgba(255,255,255,.35)", "stroke-width": 1 }, g);
   el("text", { x: 0, y: 4, "font-size": 22, "font-weight": 800, fill: "#fff", "text-anchor": "middle" }, g).textContent = p.piece.toUpperCase();
   el("text", { x: 0, y: 16, "font-size": 8.5, fill: "#fff", "text-anchor": "middle", opacity: .95 }, g).textContent = p.animal;
@@ -219,10 +246,12 @@ function drawArrow() {
   const a = centre(m.slice(0, 2));
   const b = centre(m.slice(2, 4));
   const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  const [ux, uy] = [(b.x - a.x) / len, (b.y - a.y) / len];
   const head = 12;
+  // From the edge of the moving piece, so that its letter stays readable.
   el("line", {
-    class: "arrow", "data-move": m, x1: a.x, y1: a.y,
-    x2: b.x - (b.x - a.x) / len * head, y2: b.y - (b.y - a.y) / len * head,
+    class: "arrow", "data-move": m, x1: a.x + ux * PIECE_R, y1: a.y + uy * PIECE_R,
+    x2: b.x - ux * head, y2: b.y - uy * head,
     stroke: "#2e7d32", "stroke-width": 9, "stroke-opacity": .8, "stroke-linecap": "round",
     "marker-end": "url(#arrowhead)",
   }, layer);
@@ -554,6 +583,7 @@ function renderClocks() {
     }
   }
   $("clockbar").hidden = !any;
+  showClockBoxes();
   // The clock of the side drawn at the top comes first.
   $("clockbar").style.flexDirection = flipped ? "row-reverse" : "row";
   for (const side of ["red", "blue"]) {
@@ -572,6 +602,12 @@ function renderClocks() {
     node.classList.toggle("running", running === side);
     node.classList.toggle("low", ms < 10000);
   }
+}
+
+// The minutes and increment boxes, only while a clock is chosen.
+function showClockBoxes() {
+  const none = $("clock-kind").value === "none";
+  for (const id of ["clock-min", "clock-plus", "clock-inc"]) $(id).hidden = none;
 }
 
 function sendClocks() {
@@ -753,7 +789,7 @@ function render() {
   $("draw-claim").hidden = !state.draw_claimable;
   const over = state.result !== "*";
   $("resign").disabled = $("draw-offer").disabled = over;
-  $("takeback").disabled = !over && state.moves.length === 0;
+  $("takeback").disabled = !state.can_take_back;
   renderTablebase();
   $("nav-start").disabled = $("nav-back").disabled = state.ply === 0;
   $("nav-forward").disabled = $("nav-end").disabled = state.ply >= state.moves.length;
@@ -862,6 +898,7 @@ function wire() {
     $(`level-${side}`).addEventListener("change", (e) => sendLevel(side, e.target.value));
   }
   $("clock-set").addEventListener("click", sendClocks);
+  $("clock-kind").addEventListener("change", showClockBoxes);
   $("resign").addEventListener("click", () => action("resign", {}));
   $("draw-offer").addEventListener("click", () => action("draw", { action: "offer" }));
   $("draw-claim").addEventListener("click", () => action("draw", { action: "claim" }));

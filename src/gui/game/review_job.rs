@@ -5,7 +5,8 @@
 //! [`annotate::annotate`]). The searches run in this process, one at a time,
 //! with this binary's own engine; progress and the result go to a callback.
 
-use super::api::ReviewPly;
+use crate::gui::api::{ReviewPly, ReviewView};
+use crate::gui::limits::Slot;
 use crate::rules::{Move, Rules, Side};
 use crate::tools::analyse::annotate::{self, DEFAULT_BLUNDER_CP};
 use crate::tools::analyse::game_tasks;
@@ -14,6 +15,18 @@ use crate::tools::pgn::read::{GameSpec, PositionSpec};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
+
+/// A review of the game line: what was asked and what came back.
+pub struct Review {
+    /// The line reviewed: the review is dropped when the line changes.
+    pub moves: Vec<Move>,
+    /// What the page shows of it.
+    pub view: ReviewView,
+    /// The searches, while they run.
+    pub job: Option<ReviewJob>,
+    /// Tags the reports, so that a cancelled review's are dropped.
+    pub id: u64,
+}
 
 /// The depth of a review when none is asked.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -48,11 +61,13 @@ impl Drop for ReviewJob {
 impl ReviewJob {
     /// Starts reviewing the game from `start_fen` through `moves` under
     /// `rules` at `depth`; every report goes to `sink`, none after a cancel.
+    /// The review holds `slot` until its searches end.
     pub fn start(
         rules: Rules,
         start_fen: String,
         moves: &[Move],
         depth: u32,
+        slot: Slot,
         sink: impl Fn(ReviewEvent) + Send + 'static,
     ) -> ReviewJob {
         let cancelled = Arc::new(AtomicBool::new(false));
@@ -70,6 +85,7 @@ impl ReviewJob {
         let spawned = thread::Builder::new()
             .name("gui-review".into())
             .spawn(move || {
+                let _slot = slot;
                 let event = review(&spec, depth, &stop, &sink);
                 if !stop.load(Ordering::Relaxed) {
                     sink(event);

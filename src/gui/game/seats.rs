@@ -1,0 +1,445 @@
+//! The engines of a game, each on a seat: the players' engines and the
+//! analyser, started on first use, told every change (searches stopped and
+//! restarted), and what they answer turned into the page's lines.
+use super::{DEFAULT_MOVETIME, GuiGame, Inner, Player, Role, bad, lock, sse};
+use crate::engine::score::{Score, ScoreBound};
+use crate::gui::api::{AnalysisLine, AnalysisView, ApiError, Level, ScoreView, State, Thinking};
+use crate::gui::engine::{EngineHandle, Event, Request};
+use crate::protocol::reply::InfoLine;
+use crate::rules::{Game, Outcome, Rules, Side};
+use std::time::Duration;
+
+/// How long an engine playing a move may overrun its move time before it
+/// counts as hung; searches to a depth or node count get [`HANG_UNTIMED`].
+pub(super) const HANG_GRACE: Duration = Duration::from_secs(10);
+pub(super) const HANG_UNTIMED: Duration = Duration::from_secs(120);
+
+/// The levels accepted: `Skill Level` and `UCI_Elo`.
+pub(super) const SKILL_RANGE: std::ops::RangeInclusive<u32> = 0..=20;
+pub(super) const ELO_RANGE: std::ops::RangeInclusive<u32> = 500..=3000;
+
+/// The protocol's `Name=Value` settings of every rule switch (the preset is
+/// implied by the switches, so it is not sent).
+pub(super) fn rule_settings(rules: &Rules) -> Vec<(String, String)> {
+    rules
+        .settings()
+        .into_iter()
+        .map(|(name, value)| (name.to_string(), value))
+        .collect()
+}
+
+/// A score for the side to move, from Red's point of view.
+pub(super) fn red_view(score: Score, side_to_move: Side) -> ScoreView {
+    let sign = if side_to_move == Side::Red { 1 } else { -1 };
+    match score {
+        Score::Cp(cp) => {
+            let cp = cp * sign;
+            ScoreView {
+                cp: Some(cp),
+                mate: None,
+                text: format!("{:+.2}", f64::from(cp) / 100.0),
+            }
+        }
+        Score::Mate(n) => {
+            // Mate 0 is a loss for the side to move.
+            let red_wins = (n > 0) == (sign > 0);
+            ScoreView {
+                cp: None,
+                mate: Some(if red_wins { n.abs() } else { -n.abs() }),
+                text: format!("{}#{}", if red_wins { "+" } else { "-" }, n.abs()),
+            }
+        }
+    }
+}
+
+pub(super) fn line_of(info: &InfoLine, side_to_move: Side) -> Option<AnalysisLine> {
+    let score = info.score?;
+    let pv = info.pv.as_ref()?;
+    Some(AnalysisLine {
+        multipv: info.multipv.unwrap_or(1),
+        depth: info.depth.unwrap_or(0),
+        score: red_view(score, side_to_move),
+        bound: match info.bound {
+            ScoreBound::Exact => None,
+            ScoreBound::Lower if side_to_move == Side::Red => Some("lower"),
+            ScoreBound::Upper if side_to_move == Side::Blue => Some("lower"),
+            _ => Some("upper"),
+        },
+        nodes: info.nodes,
+        pv: pv.iter().map(ToString::to_string).collect(),
+    })
+}
+
+/// Checks a level and answers the options that set it on an engine.
+pub(super) fn level_options(
+    level: Level,
+    weakened: bool,
+) -> Result<Vec<(String, String)>, ApiError> {
+    let pair = |n: &str, v: String| (n.to_string(), v);
+    match (level.skill, level.elo) {
+        (Some(_), Some(_)) => Err(bad(422, "a level is a skill or an Elo, not both")),
+        (Some(s), None) if !SKILL_RANGE.contains(&s) => {
+            Err(bad(422, format!("Skill Level {s}: expected 0 to 20")))
+        }
+        (None, Some(e)) if !ELO_RANGE.contains(&e) => {
+            Err(bad(422, format!("UCI_Elo {e}: expected 500 to 3000")))
+        }
+        (Some(s), None) => Ok(vec![
+            pair("UCI_LimitStrength", "false".into()),
+            pair("Skill Level", s.to_string()),
+        ]),
+        (None, Some(e)) => Ok(vec![
+            pair("UCI_LimitStrength", "true".into()),
+            pair("UCI_Elo", e.to_string()),
+        ]),
+        // Full strength: said only to an engine that was weakened before,
+        // so that engines without these options are never sent them.
+        (None, None) if weakened => Ok(vec![
+            pair("UCI_LimitStrength", "false".into()),
+            pair("Skill Level", "20".into()),
+        ]),
+        (None, None) => Ok(Vec::new()),
+    }
+}
+
+/// A mating line as the engine gives it may stop short of the move that
+/// wins (the den entry ends the game, so the search reports no move after
+/// it): the winning moves the rules find at its end are added, so that the
+/// line shows the whole mate.
+pub(super) fn complete_mate(mut game: Game, pv: &mut Vec<String>) {
+    for text in pv.iter() {
+        if game.play_text(text).is_err() {
+            return;
+        }
+    }
+    while game.outcome().is_none() && pv.len() < 200 {
+        let mover = game.position().side_to_move();
+        let win = game.legal_moves().iter().copied().find(|&m| {
+            let mut next = game.clone();
+            next.make(m);
+            matches!(next.outcome(), Some(Outcome::Win { winner, .. }) if winner == mover)
+        });
+        let Some(m) = win else { return };
+        game.make(m);
+        pv.push(m.to_string());
+    }
+}
+
+impl GuiGame {
+    /// Ends the analysing engine's process (its thread ends with its
+    /// handle), so that an analysis not running holds no engine.
+    pub(super) fn end_analyser(&self, inner: &mut Inner) {
+        if inner.analyser.take().is_some() {
+            let label = self.analyser_label(inner);
+            inner.confirmed.remove(&label);
+        }
+    }
+
+    /// The analysing engine as `engine_options` names it.
+    pub(super) fn analyser_label(&self, inner: &Inner) -> String {
+        format!("{} (analysis)", self.engines[inner.analysis_engine].name)
+    }
+
+    /// Turns analysis of the shown position on or off.
+    pub fn set_analysis(
+        &self,
+        on: bool,
+        multipv: Option<u32>,
+        engine: Option<&str>,
+    ) -> Result<State, ApiError> {
+        let engine = match engine {
+            Some(name) => match self.player_named(name)? {
+                Player::Engine(i) => Some(i),
+                Player::Human => return Err(bad(422, "a person cannot analyse here")),
+            },
+            None => None,
+        };
+        self.change(|inner| {
+            if let Some(k) = multipv {
+                if !(1..=32).contains(&k) {
+                    return Err(bad(422, format!("multipv {k}: expected 1 to 32")));
+                }
+                inner.multipv = k;
+            }
+            if let Some(i) = engine.filter(|&i| i != inner.analysis_engine) {
+                self.end_analyser(inner);
+                inner.analysis_engine = i;
+            }
+            if !on {
+                self.end_analyser(inner);
+            }
+            inner.analysis_on = on;
+            Ok(())
+        })
+    }
+
+    pub(super) fn player_named(&self, name: &str) -> Result<Player, ApiError> {
+        if name.eq_ignore_ascii_case("human") {
+            return Ok(Player::Human);
+        }
+        self.engines
+            .iter()
+            .position(|e| e.name == name)
+            .map(Player::Engine)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+                bad(
+                    422,
+                    format!("no engine '{name}' (human, {})", names.join(", ")),
+                )
+            })
+    }
+
+    pub(super) fn player_name(&self, player: Player) -> String {
+        match player {
+            Player::Human => "human".to_string(),
+            Player::Engine(i) => self.engines[i].name.clone(),
+        }
+    }
+
+    /// The thread of an engine, started on first use.
+    pub(super) fn actor<'a>(&self, inner: &'a mut Inner, role: Role) -> &'a EngineHandle {
+        let start = |index: usize| {
+            let me = self.me.clone();
+            let slots = self.shared.engines.clone();
+            EngineHandle::start(self.engines[index].clone(), slots, move |event| {
+                if let Some(game) = me.upgrade() {
+                    game.on_engine_event(role, event);
+                }
+            })
+        };
+        match role {
+            Role::Player(i) => inner.actors.entry(i).or_insert_with(|| start(i)),
+            Role::Analysis => {
+                let index = inner.analysis_engine;
+                inner.analyser.get_or_insert_with(|| start(index))
+            }
+        }
+    }
+
+    /// After any change: every search is stopped (its answer will be stale),
+    /// then the engine to move is asked for a move if the shown position is
+    /// the end of the game line, and the analysis restarted if it is on.
+    pub(super) fn restart_engines(&self, inner: &mut Inner) {
+        inner.generation += 1;
+        inner.version += 1;
+        inner.thinking = None;
+        inner.lines.clear();
+        for actor in inner.actors.values().chain(&inner.analyser) {
+            actor.send(Request::Stop);
+        }
+        let clock_side = inner.clock_side();
+        inner.clocks.run(clock_side);
+        let game = inner.game();
+        if inner.outcome().is_some() {
+            return;
+        }
+        let side = game.position().side_to_move();
+        let position = {
+            let moves: Vec<String> = inner.moves[..inner.ply]
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let mut line = format!("position fen {}", inner.start.fen());
+            if !moves.is_empty() {
+                line.push_str(" moves ");
+                line.push_str(&moves.join(" "));
+            }
+            line
+        };
+        let rules = rule_settings(&inner.rules);
+        let generation = inner.generation;
+        if let (true, Player::Engine(index)) =
+            (inner.ply == inner.moves.len(), inner.side_player(side))
+        {
+            let limits = inner.limits.clone();
+            let mut go = String::from("go");
+            let hang_after = if let Some(left) = inner.clocks.remaining(side) {
+                // On its clock: the engine shares out its own time.
+                go.push_str(&inner.clocks.go_words());
+                Duration::from_millis(left.max(0) as u64) + HANG_GRACE
+            } else {
+                let movetime = match (limits.movetime, limits.depth, limits.nodes) {
+                    (None, None, None) => Some(DEFAULT_MOVETIME),
+                    (mt, _, _) => mt,
+                };
+                if let Some(ms) = movetime {
+                    go.push_str(&format!(" movetime {ms}"));
+                }
+                if let Some(d) = limits.depth {
+                    go.push_str(&format!(" depth {d}"));
+                }
+                if let Some(n) = limits.nodes {
+                    go.push_str(&format!(" nodes {n}"));
+                }
+                movetime.map_or(HANG_UNTIMED, |ms| Duration::from_millis(ms) + HANG_GRACE)
+            };
+            let weakened = inner.weakened[index];
+            let level = inner.levels[side.index()];
+            // The engine's own options (`--tablebases` for this binary) first.
+            let mut options = self.engines[index].options.clone();
+            options.extend(rules.iter().cloned());
+            match level_options(level, weakened) {
+                Ok(level_options) => options.extend(level_options),
+                Err(e) => log::warn!("gui: {}", e.message),
+            }
+            inner.weakened[index] = level != Level::default() || weakened;
+            inner.thinking = Some(Thinking {
+                side: side.to_string(),
+                engine: self.engines[index].name.clone(),
+                line: None,
+            });
+            self.actor(inner, Role::Player(index))
+                .send(Request::Search {
+                    generation,
+                    options,
+                    position: position.clone(),
+                    go,
+                    hang_after: Some(hang_after),
+                });
+        }
+        if inner.analysis_on {
+            inner.analysed_side = side;
+            let mut options = self.engines[inner.analysis_engine].options.clone();
+            options.extend(rules);
+            options.push(("MultiPV".to_string(), inner.multipv.to_string()));
+            self.actor(inner, Role::Analysis).send(Request::Search {
+                generation,
+                options,
+                position,
+                go: "go infinite".to_string(),
+                hang_after: None,
+            });
+        }
+    }
+
+    /// What an engine thread reports.
+    pub(super) fn on_engine_event(&self, role: Role, event: Event) {
+        let mut inner = lock(&self.inner);
+        let label = match role {
+            Role::Player(i) => self.engines[i].name.clone(),
+            Role::Analysis => self.analyser_label(&inner),
+        };
+        match event {
+            Event::Info(generation, info) if generation == inner.generation => {
+                let side = match role {
+                    Role::Analysis => inner.analysed_side,
+                    Role::Player(_) => inner.game().position().side_to_move(),
+                };
+                let Some(mut line) = line_of(&info, side) else {
+                    return;
+                };
+                // Where the tables know the position, their verdict is the
+                // score, a mate in moves as protocol.md counts them.
+                if let Some(score) = self.table_score(&inner, &line.pv) {
+                    line.score = score;
+                    line.bound = None;
+                }
+                if line.score.mate.is_some() {
+                    complete_mate(inner.game(), &mut line.pv);
+                }
+                match role {
+                    Role::Analysis => {
+                        let k = line.multipv.max(1) as usize;
+                        if k > inner.multipv as usize {
+                            return;
+                        }
+                        if inner.lines.len() < k {
+                            inner.lines.resize(k, AnalysisLine::default());
+                        }
+                        inner.lines[k - 1] = line;
+                    }
+                    Role::Player(_) => {
+                        if inner.thinking.is_none() || line.multipv > 1 {
+                            return;
+                        }
+                        inner.last_score[side.index()] = Some(line.score.clone());
+                        if let Some(t) = inner.thinking.as_mut() {
+                            t.line = Some(line);
+                        }
+                    }
+                }
+                let update = sse("analysis", &self.analysis_update(&inner));
+                drop(inner);
+                self.publish(update);
+            }
+            Event::BestMove(generation, m)
+                if generation == inner.generation && matches!(role, Role::Player(_)) =>
+            {
+                let game = inner.game();
+                inner.thinking = None;
+                if !m.is_null() && game.is_legal(m) {
+                    if let Role::Player(i) = role {
+                        let mover = self.mover(&inner, Player::Engine(i));
+                        inner.push_move(m, mover);
+                    }
+                    inner.error = None;
+                    inner.drop_stale_review();
+                    self.restart_engines(&mut inner);
+                } else {
+                    inner.version += 1;
+                    inner.error = Some(format!(
+                        "engine {label} answered {m}, not a legal move here; set that side to human or start a new game"
+                    ));
+                }
+                let state = sse("state", &self.state_of(&inner));
+                drop(inner);
+                self.publish(state);
+            }
+            Event::Configured(options) => {
+                inner.confirmed.insert(label, options.into_iter().collect());
+                inner.version += 1;
+                let state = sse("state", &self.state_of(&inner));
+                drop(inner);
+                self.publish(state);
+            }
+            Event::Failed(message) => {
+                match role {
+                    Role::Player(_) => inner.thinking = None,
+                    Role::Analysis => {
+                        inner.analysis_on = false;
+                        inner.lines.clear();
+                    }
+                }
+                inner.confirmed.remove(&label);
+                inner.error = Some(message);
+                inner.version += 1;
+                let state = sse("state", &self.state_of(&inner));
+                drop(inner);
+                self.publish(state);
+            }
+            // Answers to searches that a change made stale.
+            Event::Info(..) | Event::BestMove(..) => {}
+        }
+    }
+
+    pub(super) fn analysis_update(&self, inner: &Inner) -> AnalysisUpdate {
+        AnalysisUpdate {
+            generation: inner.generation,
+            analysis: self.analysis_view(inner),
+            thinking: inner.thinking.clone(),
+        }
+    }
+
+    pub(super) fn analysis_view(&self, inner: &Inner) -> AnalysisView {
+        AnalysisView {
+            on: inner.analysis_on,
+            multipv: inner.multipv,
+            engine: self.engines[inner.analysis_engine].name.clone(),
+            lines: inner
+                .lines
+                .iter()
+                .filter(|l| !l.pv.is_empty())
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// The `analysis` event: the analysis and the playing engine's thoughts.
+#[derive(serde::Serialize)]
+pub(super) struct AnalysisUpdate {
+    generation: u64,
+    analysis: AnalysisView,
+    thinking: Option<Thinking>,
+}
