@@ -315,7 +315,12 @@ class SimpleEngine:
             self._stderr.append(line.rstrip("\r\n"))
 
     def _terminated(self) -> EngineTerminatedError:
-        code = self.process.wait(timeout=STOP_GRACE) if self.process.poll() is None else self.process.returncode
+        try:
+            code: Optional[int] = self.process.wait(timeout=STOP_GRACE)
+        except subprocess.TimeoutExpired:
+            # Its output closed but the process lives on: end it.
+            self.process.kill()
+            code = self.process.wait()
         tail = "; ".join(list(self._stderr)[-3:])
         return EngineTerminatedError(
             f"the engine ended (exit code {code})" + (f": {tail}" if tail else "")
@@ -390,8 +395,11 @@ class SimpleEngine:
     def _set_position(self, board: Board) -> None:
         rules = board.rules
         if rules != self._rules_sent:
+            known = {name.lower() for name in self.options}
             for name, value in rules.items():
-                self._send(f"setoption name {name} value {_option_value(value)}")
+                # An engine that announced no such switch plays one rule set.
+                if name.lower() in known:
+                    self._send(f"setoption name {name} value {_option_value(value)}")
             self._rules_sent = rules
         moves = " ".join(m.uci() for m in board.move_stack)
         self._send(f"position fen {board.root().fen()}" + (f" moves {moves}" if moves else ""))
