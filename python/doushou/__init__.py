@@ -52,10 +52,19 @@ SQUARE_NAMES = [f + r for r in RANK_NAMES for f in FILE_NAMES]
 #: Every square, by index (0 = a1 .. 62 = g9).
 SQUARES = list(range(len(SQUARE_NAMES)))
 
-# The squares by name, as python-chess has them: doushou.A1 .. doushou.G9.
-for _index, _name in enumerate(SQUARE_NAMES):
-    globals()[_name.upper()] = _index
-del _index, _name
+# The squares by name, as python-chess has them: doushou.A1 .. doushou.G9,
+# rank by rank from Red's side (index = rank * 7 + file).
+(
+    A1, B1, C1, D1, E1, F1, G1,
+    A2, B2, C2, D2, E2, F2, G2,
+    A3, B3, C3, D3, E3, F3, G3,
+    A4, B4, C4, D4, E4, F4, G4,
+    A5, B5, C5, D5, E5, F5, G5,
+    A6, B6, C6, D6, E6, F6, G6,
+    A7, B7, C7, D7, E7, F7, G7,
+    A8, B8, C8, D8, E8, F8, G8,
+    A9, B9, C9, D9, E9, F9, G9,
+) = range(63)
 
 
 def square(file_index: int, rank_index: int) -> int:

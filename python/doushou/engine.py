@@ -369,7 +369,7 @@ class SimpleEngine:
         its ``readyok`` (``info string error: ...``, the prefix cut)."""
         self._send("isready")
         deadline = time.monotonic() + self.timeout
-        errors = []
+        errors: List[str] = []
         while True:
             line = self._recv(deadline, "readyok")
             if line.strip() == "readyok":

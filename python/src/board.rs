@@ -96,12 +96,15 @@ impl Move {
     }
 
     /// The square the piece leaves.
+    // python-chess's name, which scripts use; no conversion of `self`.
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn from_square(&self) -> usize {
         self.0.from().index()
     }
 
     /// The square the piece goes to.
+    #[allow(clippy::wrong_self_convention)]
     #[getter]
     fn to_square(&self) -> usize {
         self.0.to().index()
@@ -509,12 +512,13 @@ impl Board {
     }
 
     /// The leaves of the legal move tree `depth` plies deep, as `doushou
-    /// perft` counts them (history included), on `threads` threads. The
-    /// interpreter's lock is released while it counts.
+    /// perft` counts them (history included), on `threads` threads (at
+    /// most 256, as the engine's `Threads`). The interpreter's lock is
+    /// released while it counts.
     #[pyo3(signature = (depth, threads = 1))]
     fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> u64 {
         let game = self.game.clone();
-        py.detach(move || perft_divide(&game, depth, threads.max(1)).nodes)
+        py.detach(move || perft_divide(&game, depth, threads.clamp(1, 256)).nodes)
     }
 
     /// The Zobrist key of the board and side to move (not the counters), as
