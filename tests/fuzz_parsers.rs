@@ -128,6 +128,7 @@ proptest! {
                 ("FEN".into(), START_FEN.into()),
             ],
             moves: moves.clone(),
+            comments: Vec::new(),
             result: "1/2-1/2".into(),
         };
         let text = record.to_string();

@@ -244,6 +244,7 @@ fn two_engines_play_each_other_and_records_load() {
             ("FEN".into(), doushou::rules::START_FEN.into()),
         ],
         moves: vec!["g3g4".into(), "a7a6".into(), "g4g5".into()],
+        comments: Vec::new(),
         result: "*".into(),
     };
     let text = format!("{record}{record}");

@@ -190,6 +190,16 @@ impl Game {
         self.undo.len()
     }
 
+    /// The game's first position, before every move played.
+    pub fn start_position(&self) -> &Position {
+        self.undo.first().map_or(&self.position, |(p, _)| p)
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.undo.last().map(|&(_, m)| m)
+    }
+
     /// The moves played, in order.
     pub fn moves_played(&self) -> Vec<Move> {
         self.undo.iter().map(|&(_, m)| m).collect()
@@ -325,8 +335,14 @@ impl Game {
     /// Reads a move in protocol notation and plays it if it is legal here.
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
         let m: Move = text.parse().map_err(MoveError::Malformed)?;
+        self.play(m)?;
+        Ok(m)
+    }
+
+    /// Plays `m` if it is legal here; if not, says why and changes nothing.
+    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
         let illegal = |why: String| MoveError::Illegal {
-            text: text.to_string(),
+            text: m.to_string(),
             why,
         };
         if let Some(outcome) = self.outcome() {
@@ -355,7 +371,7 @@ impl Game {
             ));
         }
         self.make(m);
-        Ok(m)
+        Ok(())
     }
 
     /// The result if the game is over, checked in the order of `docs/rules.md`: den,

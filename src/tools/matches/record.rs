@@ -382,6 +382,7 @@ mod tests {
             pgn::Record {
                 tags: vec![("Round".into(), round.to_string())],
                 moves: vec!["g3g4".into()],
+                comments: Vec::new(),
                 result: "1-0".into(),
             }
             .to_string()

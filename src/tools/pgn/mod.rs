@@ -47,6 +47,9 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// The moves, in protocol notation.
     pub moves: Vec<String>,
+    /// Comments, each with how many moves come before it (0: before the
+    /// first), written `{text}`; a `}` in the text is written `)`.
+    pub comments: Vec<(usize, String)>,
     /// `1-0`, `0-1` or `1/2-1/2` (or `*` for an unfinished game).
     pub result: String,
 }
@@ -76,6 +79,13 @@ fn escape(value: &str) -> String {
     out
 }
 
+/// A comment as movetext writes it: in braces, on one line, with no `}`
+/// inside to close it early.
+fn comment_token(text: &str) -> String {
+    let text: Vec<&str> = text.split_whitespace().collect();
+    format!("{{{}}}", text.join(" ").replace('}', ")"))
+}
+
 impl fmt::Display for Record {
     /// The record, tags then moves, ending with a blank line. The first move's
     /// number and side come from the `FEN` tag's side to move and move number.
@@ -94,10 +104,17 @@ impl fmt::Display for Record {
             })
             .unwrap_or((1, false));
         let mut tokens = Vec::with_capacity(self.moves.len() * 3 / 2 + 1);
+        let mut comments = self.comments.iter().peekable();
         for (i, m) in self.moves.iter().enumerate() {
+            let mut commented = false;
+            while let Some((_, text)) = comments.next_if(|(before, _)| *before <= i) {
+                tokens.push(comment_token(text));
+                commented = true;
+            }
+            // Blue's move after a comment takes its number again, as PGN does.
             if !blue {
                 tokens.push(format!("{number}."));
-            } else if i == 0 {
+            } else if i == 0 || commented {
                 tokens.push(format!("{number}..."));
             }
             tokens.push(m.clone());
@@ -106,6 +123,7 @@ impl fmt::Display for Record {
             }
             blue = !blue;
         }
+        tokens.extend(comments.map(|(_, text)| comment_token(text)));
         tokens.push(self.result.clone());
         let mut column = 0;
         for t in tokens {
@@ -276,6 +294,7 @@ impl GameTags {
         Record {
             tags: self.tags(),
             moves,
+            comments: Vec::new(),
             result: self.result.clone(),
         }
     }
@@ -313,6 +332,7 @@ pub fn parse(text: &str) -> Result<Vec<Record>, PgnError> {
             let mut read = Record {
                 tags: record.tags.into_iter().map(|(tag, _)| tag).collect(),
                 moves: record.moves.into_iter().map(|(m, _)| m).collect(),
+                comments: record.comments,
                 result: String::new(),
             };
             let Some(result) = record.result else {
@@ -340,6 +360,7 @@ mod tests {
             moves: (0..moves)
                 .map(|i| ["g3g4", "a7a6"][i % 2].to_string())
                 .collect(),
+            comments: Vec::new(),
             result: "1/2-1/2".into(),
         }
     }
@@ -369,6 +390,37 @@ mod tests {
             back[0].tag("Termination"),
             Some("red \"crashed\" \\ ? here")
         );
+    }
+
+    #[test]
+    fn comments_read_and_write_back_in_place() {
+        let mut a = record(crate::rules::START_FEN, 3);
+        a.comments = vec![
+            (0, "before".into()),
+            (1, "after red's\nfirst } move".into()),
+            (3, "at the end".into()),
+        ];
+        let text = a.to_string();
+        // The movetext wraps at 80 columns: compare it on one line.
+        assert!(
+            text.replace('\n', " ").contains(
+                "{before} 1. g3g4 {after red's first ) move} 1... a7a6 2. g3g4 {at the end} 1/2-1/2"
+            ),
+            "{text}"
+        );
+        let back = parse(&text).unwrap();
+        assert_eq!(
+            back[0].comments,
+            [
+                (0, "before".to_string()),
+                (1, "after red's first ) move".to_string()),
+                (3, "at the end".to_string())
+            ]
+        );
+        assert_eq!(back[0].moves, a.moves);
+        assert_eq!(back[0].to_string(), text);
+        let wrapped = parse("[Event \"x\"]\n\n1. g3g4 {one\n two} *\n").unwrap();
+        assert_eq!(wrapped[0].comments, [(1, "one two".to_string())]);
     }
 
     #[test]

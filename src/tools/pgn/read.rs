@@ -141,11 +141,17 @@ const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 pub fn parse_games(text: &str, rules: Rules) -> Vec<Result<GameSpec, LineError>> {
     read_entries(text)
         .into_iter()
-        .map(|entry| match entry? {
-            Entry::Record(record) => record_game(record, rules),
-            Entry::Plain { line, text } => parse_plain_game(text, line, rules),
-        })
+        .map(|entry| entry_game(entry?, rules))
         .collect()
+}
+
+/// The game of one entry of [`read_entries`] under `rules` (a record's tags
+/// override them), every move checked.
+pub fn entry_game(entry: Entry<'_>, rules: Rules) -> Result<GameSpec, LineError> {
+    match entry {
+        Entry::Record(record) => record_game(record, rules),
+        Entry::Plain { line, text } => parse_plain_game(text, line, rules),
+    }
 }
 
 /// A record as the text writes it, before any rules give its tags and moves
@@ -160,6 +166,9 @@ pub struct RawRecord {
     pub tags: Vec<((String, String), usize)>,
     /// Its movetext's moves, move numbers and comments left out, with their lines.
     pub moves: Vec<(String, usize)>,
+    /// Its `{...}` comments, each with how many moves come before it, its
+    /// text trimmed and its line breaks made spaces (`;` comments are dropped).
+    pub comments: Vec<(usize, String)>,
     /// The result token that closed its movetext, if one did.
     pub result: Option<String>,
     /// The first word after the result token on its line (which ends the
@@ -334,6 +343,7 @@ fn read_record(lines: &[&str], first: usize) -> (Result<RawRecord, LineError>, u
     let mut result = None;
     let mut after_result = None;
     let mut in_comment = false;
+    let mut comments: Vec<(usize, String)> = Vec::new();
     'movetext: while i < lines.len() && !lines[i].trim_start().starts_with('[') {
         let text = lines[i];
         if text.trim().is_empty() && !in_comment {
@@ -342,7 +352,16 @@ fn read_record(lines: &[&str], first: usize) -> (Result<RawRecord, LineError>, u
         let mut rest = text;
         loop {
             if in_comment {
-                match rest.find('}') {
+                let end = rest.find('}');
+                let comment = &mut comments.last_mut().expect("opened with '{'").1;
+                let part = rest[..end.unwrap_or(rest.len())].trim();
+                if !part.is_empty() {
+                    if !comment.is_empty() {
+                        comment.push(' ');
+                    }
+                    comment.push_str(part);
+                }
+                match end {
                     Some(end) => {
                         in_comment = false;
                         rest = &rest[end + 1..];
@@ -367,6 +386,7 @@ fn read_record(lines: &[&str], first: usize) -> (Result<RawRecord, LineError>, u
             }
             if rest[cut..].starts_with('{') {
                 in_comment = true;
+                comments.push((words.len(), String::new()));
                 rest = &rest[cut + 1..];
             } else {
                 break;
@@ -387,6 +407,7 @@ fn read_record(lines: &[&str], first: usize) -> (Result<RawRecord, LineError>, u
             last_line: i,
             tags,
             moves: words,
+            comments,
             result,
             after_result,
         }),
