@@ -84,7 +84,7 @@ pub fn run(args: &TbArgs) -> Result<i32, Failure> {
 
 fn generate(args: &GenerateArgs) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
-    let (shard, shards) = super::selfplay::parse_shard(&args.shard).map_err(Failure::Usage)?;
+    let (shard, shards) = super::selfplay::parse_shard(&args.shard)?;
     let mut targets: Vec<Material> = Vec::new();
     if let Some(n) = args.max_pieces {
         for k in 2..=n {
