@@ -30,6 +30,16 @@ impl Wdl {
         self.wins as f64 + 0.5 * self.draws as f64
     }
 
+    /// Losses, draws and wins: the counts in the order of [`GAME_SCORES`].
+    pub fn counts(&self) -> [u32; 3] {
+        [self.losses, self.draws, self.wins]
+    }
+
+    /// Whether the games differ in result, so that a variance can be estimated.
+    pub fn has_variance(&self) -> bool {
+        outcomes_differ(&self.counts())
+    }
+
     /// The same games from the other engine's side.
     pub fn flipped(&self) -> Wdl {
         Wdl {
@@ -210,8 +220,7 @@ impl Sprt {
     /// game a loss, draw or win (the trinomial model): the generalised SPRT
     /// of [`gsprt_llr`].
     pub fn llr(&self, wdl: &Wdl) -> f64 {
-        let counts = [wdl.losses, wdl.draws, wdl.wins];
-        self.gsprt(&counts, &GAME_SCORES)
+        self.gsprt(&wdl.counts(), &GAME_SCORES)
     }
 
     /// The log-likelihood ratio of H1 against H0 after these game pairs (the
@@ -276,19 +285,14 @@ impl Pentanomial {
 
     /// Whether the pairs differ in score, so that a variance can be estimated.
     pub fn has_variance(&self) -> bool {
-        self.counts.iter().filter(|&&c| c > 0).count() >= 2
+        outcomes_differ(&self.counts)
     }
 }
 
-impl Wdl {
-    /// Whether the games differ in result, so that a variance can be estimated.
-    pub fn has_variance(&self) -> bool {
-        [self.wins, self.draws, self.losses]
-            .iter()
-            .filter(|&&c| c > 0)
-            .count()
-            >= 2
-    }
+/// Whether at least two kinds of outcome were seen: with one alone no
+/// variance can be estimated.
+fn outcomes_differ(counts: &[u32]) -> bool {
+    counts.iter().filter(|&&c| c > 0).count() >= 2
 }
 
 /// The generalised SPRT's log-likelihood ratio (the exact form fishtest's
