@@ -10,6 +10,7 @@ pub mod exit;
 pub mod gui;
 pub mod matches;
 pub mod perft;
+pub mod races;
 pub mod selfplay;
 pub mod show;
 pub mod tb;
@@ -64,6 +65,8 @@ pub enum Tool {
     Gui(gui::GuiArgs),
     /// Endgame tablebases: generate them, or probe positions (docs/tablebases.md).
     Tb(tb::TbArgs),
+    /// The den-race suite: build it from games, or score a search against it.
+    Races(races::RacesArgs),
 }
 
 /// Runs the subcommand; answers the process exit code.
@@ -84,6 +87,7 @@ pub fn run(command: Tool) -> i32 {
         Tool::Train(args) => train::run(args).map_err(exit::Failure::from),
         Tool::Match(args) => matches::run(args),
         Tool::Gui(args) => gui::run(args),
+        Tool::Races(args) => races::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -119,7 +119,7 @@ pub fn serve<M: Send, T>(
 }
 
 /// A worker's engine: one search thread, its own table, the lines asked for.
-fn new_engine(setup: &Setup) -> Result<Engine, TaskError> {
+pub fn new_engine(setup: &Setup) -> Result<Engine, TaskError> {
     let mut engine = Engine::new();
     for (name, value) in [
         ("Threads", "1".to_string()),
