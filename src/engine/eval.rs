@@ -35,8 +35,8 @@
 //! under every switch.
 
 use crate::rules::{
-    ALL_TRAPS, Animal, Bitboard, DEN, JUMPS, JumpAxes, JumpBlockedBy, NEIGHBOURS, Piece, Position,
-    Rules, Side, Square, TRAPS, WATER, squares,
+    ALL_TRAPS, Animal, Bitboard, DEN, NEIGHBOURS, Piece, Position, Rules, Side, Square, TRAPS,
+    WATER, jump_targets, squares, step_targets,
 };
 use crate::util::options::choices;
 
@@ -321,17 +321,6 @@ pub fn term_scores(pos: &Position, rules: &Rules, weights: &Weights) -> [(&'stat
     out
 }
 
-/// The river jumps `animal` of a side may take under `rules` (none but for the
-/// lion and the tiger).
-#[inline]
-fn jump_axes(rules: &Rules, animal: Animal) -> JumpAxes {
-    match animal {
-        Animal::Lion => rules.lion_jump,
-        Animal::Tiger => rules.tiger_jump,
-        _ => JumpAxes::None,
-    }
-}
-
 /// Feeds every feature of `pos` to `sink`, the side to move's as positive counts.
 pub fn features(pos: &Position, rules: &Rules, sink: &mut impl FeatureSink) {
     use feature::*;
@@ -353,11 +342,7 @@ pub fn features(pos: &Position, rules: &Rules, sink: &mut impl FeatureSink) {
         } else {
             TRAPS[e]
         };
-        // A rat of either side blocks our jumps, or only theirs (`JumpBlockedBy`).
-        let blockers = match rules.jump_blocked_by {
-            JumpBlockedBy::Any => rats[0] | rats[1],
-            JumpBlockedBy::Enemy => rats[e],
-        };
+        let blockers = rules.jump_blockers(rats[s], rats[e]);
         // How far the enemy's nearest piece stands from its own den: a runner of
         // ours must be nearer still (no enemy piece is ever in its own den).
         let defender_distance = (1..=MAX_DEN_DISTANCE)
@@ -389,19 +374,9 @@ pub fn features(pos: &Position, rules: &Rules, sink: &mut impl FeatureSink) {
             }
             // The piece's moves, as the move generator finds them (mobility), and
             // the victims among them (threats): one pass serves both.
-            let mut targets = NEIGHBOURS[sq.index()] & !own & !DEN[s];
-            if animal != Animal::Rat {
-                targets &= !WATER;
-            }
-            let axes = jump_axes(rules, animal);
-            if axes != JumpAxes::None {
-                for jump in JUMPS[sq.index()].iter().flatten() {
-                    if axes.allows(jump.horizontal) && jump.over & blockers == 0 {
-                        lanes += 1;
-                        targets |= jump.to.bit() & !own;
-                    }
-                }
-            }
+            let jumps = jump_targets(rules, animal, sq, blockers);
+            lanes += jumps.count_ones() as i32;
+            let targets = (step_targets(animal, sq) | jumps) & !own & !DEN[s];
             mobility += (targets & !theirs).count_ones() as i32;
             for to in squares(targets & theirs) {
                 if let Some(victim) = pos.piece_at(to)
@@ -442,15 +417,10 @@ pub fn features(pos: &Position, rules: &Rules, sink: &mut impl FeatureSink) {
         if rats[s] & WATER != 0 {
             let mut blocked = 0;
             for animal in [Animal::Lion, Animal::Tiger] {
-                let axes = jump_axes(rules, animal);
-                if let Some(sq) = pos.square_of(Piece::new(enemy, animal))
-                    && axes != JumpAxes::None
-                {
-                    blocked += JUMPS[sq.index()]
-                        .iter()
-                        .flatten()
-                        .filter(|j| axes.allows(j.horizontal) && j.over & rats[s] != 0)
-                        .count() as i32;
+                if let Some(sq) = pos.square_of(Piece::new(enemy, animal)) {
+                    let open = jump_targets(rules, animal, sq, 0);
+                    let past_our_rat = jump_targets(rules, animal, sq, rats[s]);
+                    blocked += (open & !past_our_rat).count_ones() as i32;
                 }
             }
             sink.add(RIVER_BLOCK, sign * blocked);

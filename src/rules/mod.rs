@@ -4,6 +4,7 @@
 
 mod board;
 mod game;
+mod movement;
 mod perft;
 mod position;
 mod variant;
@@ -13,6 +14,7 @@ pub use board::{
     RANKS, SQUARES, Side, Square, SquareParseError, TRAPS, WATER, squares,
 };
 pub use game::{DrawReason, Game, GameError, MoveError, Outcome, WinReason};
+pub use movement::{jump_targets, standable, step_targets};
 pub use perft::{PerftReport, perft_divide, perft_divide_until, perft_until};
 pub use position::{FenError, MAX_MOVES, Move, MoveList, MoveParseError, Position, START_FEN};
 pub use variant::{

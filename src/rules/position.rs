@@ -6,7 +6,8 @@
 //! [`crate::rules::Game`].
 
 use super::board::*;
-use super::variant::{JumpAxes, JumpBlockedBy, Rules};
+use super::movement::{jump_targets, standable, step_targets};
+use super::variant::Rules;
 use crate::util::words::count;
 use std::fmt;
 use std::str::FromStr;
@@ -527,23 +528,9 @@ impl Position {
         let blockers = self.jump_blockers(rules, us);
         for from in squares(own) {
             let piece = piece_from_index(self.board[from.index()]);
-            let mut targets = NEIGHBOURS[from.index()] & !own & !DEN[us.index()];
-            let axes = match piece.animal {
-                Animal::Rat => JumpAxes::None,
-                Animal::Tiger => rules.tiger_jump,
-                Animal::Lion => rules.lion_jump,
-                _ => JumpAxes::None,
-            };
-            if piece.animal != Animal::Rat {
-                targets &= !WATER;
-            }
-            if axes != JumpAxes::None {
-                for jump in JUMPS[from.index()].iter().flatten() {
-                    if axes.allows(jump.horizontal) && jump.over & blockers == 0 {
-                        targets |= jump.to.bit() & !own;
-                    }
-                }
-            }
+            let reach = step_targets(piece.animal, from)
+                | jump_targets(rules, piece.animal, from, blockers);
+            let targets = reach & !own & !DEN[us.index()];
             let quiet_targets = targets & !enemy;
             if quiet_targets != 0 {
                 sink.quiet(from, quiet_targets);
@@ -564,10 +551,7 @@ impl Position {
             let sq = self.piece_square[Piece::new(s, Animal::Rat).index()];
             if sq == NO_SQUARE { 0 } else { 1u64 << sq }
         };
-        match rules.jump_blocked_by {
-            JumpBlockedBy::Any => rat_bit(Side::Red) | rat_bit(Side::Blue),
-            JumpBlockedBy::Enemy => rat_bit(side.opponent()),
-        }
+        rules.jump_blockers(rat_bit(side), rat_bit(side.opponent()))
     }
 
     /// Every legal move here, repetition aside (see [`crate::rules::Game`]).
@@ -720,7 +704,7 @@ impl FromStr for Position {
                         square: sq,
                     });
                 }
-                if WATER & sq.bit() != 0 && piece.animal != Animal::Rat {
+                if standable(piece.animal) & sq.bit() == 0 {
                     return Err(FenError::NotRatInWater {
                         letter: ch,
                         square: sq,

@@ -22,9 +22,7 @@ use super::file::{self, file_name};
 use super::index::{Indexer, Material, mirror_file};
 use super::set::TableSet;
 use super::verdict::{MAX_DISTANCE, NO_POSITION, Verdict};
-use crate::rules::{
-    Animal, DEN, JUMPS, JumpAxes, JumpBlockedBy, NEIGHBOURS, Piece, Rules, Side, WATER, squares,
-};
+use crate::rules::{Animal, DEN, Piece, Rules, Side, Square, jump_targets, squares, step_targets};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -342,32 +340,19 @@ fn predecessors(ix: &Indexer, rules: &Rules, i: usize) -> Vec<u32> {
             .position(|&p| p == Piece::new(s, Animal::Rat))
             .map_or(0, |k| 1u64 << sq[k])
     };
-    let blockers = match rules.jump_blocked_by {
-        JumpBlockedBy::Any => rat_square(Side::Red) | rat_square(Side::Blue),
-        JumpBlockedBy::Enemy => rat_square(mover.opponent()),
-    };
+    let blockers = rules.jump_blockers(rat_square(mover), rat_square(mover.opponent()));
     let mut out = Vec::new();
     for (k, &piece) in ix.pieces().iter().enumerate() {
         if piece.side != mover {
             continue;
         }
         let t = sq[k] as usize;
-        let mut from = NEIGHBOURS[t] & !occupied & !(DEN[0] | DEN[1]);
-        if piece.animal != Animal::Rat {
-            from &= !WATER;
-        }
-        let axes = match piece.animal {
-            Animal::Tiger => rules.tiger_jump,
-            Animal::Lion => rules.lion_jump,
-            _ => JumpAxes::None,
-        };
-        if axes != JumpAxes::None {
-            for j in JUMPS[t].iter().flatten() {
-                if axes.allows(j.horizontal) && j.over & blockers == 0 {
-                    from |= j.to.bit() & !occupied;
-                }
-            }
-        }
+        // A step or a jump is its own reverse: the squares it can have come
+        // from are those it could go to.
+        let to = Square::from_index(t as u8);
+        let reach =
+            step_targets(piece.animal, to) | jump_targets(rules, piece.animal, to, blockers);
+        let from = reach & !occupied & !(DEN[0] | DEN[1]);
         for s in squares(from) {
             let mut psq = sq;
             psq[k] = s.index() as u8;

@@ -16,7 +16,7 @@
 //! rules treat alike under every switch. Indices where two pieces share a
 //! square are no positions.
 
-use crate::rules::{Animal, DEN, FILES, Piece, Position, SQUARES, Side, Square, WATER};
+use crate::rules::{Animal, DEN, FILES, Piece, Position, SQUARES, Side, Square, standable};
 use std::fmt;
 use std::str::FromStr;
 
@@ -219,7 +219,7 @@ impl Domain {
         let mut lookup = [OFF; SQUARES];
         for sq in Square::all() {
             let bit = sq.bit();
-            let water = WATER & bit != 0 && piece.animal != Animal::Rat;
+            let water = standable(piece.animal) & bit == 0;
             let den = (DEN[0] | DEN[1]) & bit != 0;
             let east = first && sq.file() > 3;
             if !water && !den && !east {
