@@ -326,3 +326,32 @@ fn den_threats_neither_hide_wins_nor_blow_up_the_search() {
         assert!(game.is_legal(r.best_move));
     }
 }
+
+/// `Search_QsDenThreats`: a lion three steps from an unguarded den is a win
+/// seen at depth 2 (the step next to the den is tried at the horizon, and the
+/// defender, unable to take it, loses), where quiescence without it stands
+/// pat and sees only a good score. Off, the same race needs one ply more.
+#[test]
+fn den_threats_in_quiescence_see_a_race_one_ply_sooner() {
+    let fen = "7/7/7/3L3/e6/7/7/7/7 w 0 1";
+    let mut engine = engine_with(&Rules::default());
+    let (_, without) = search(&mut engine, fen, &[], 2);
+    assert!(
+        matches!(Score::from_internal(without), Score::Cp(_)),
+        "{without}"
+    );
+    let (_, deeper) = search(&mut engine, fen, &[], 3);
+    assert!(
+        matches!(Score::from_internal(deeper), Score::Mate(n) if n > 0),
+        "{deeper}"
+    );
+    engine
+        .set_option("Search_QsDenThreats", Some("true"))
+        .unwrap();
+    let (best, with) = search(&mut engine, fen, &[], 2);
+    assert!(
+        matches!(Score::from_internal(with), Score::Mate(n) if n > 0),
+        "{with}"
+    );
+    assert_eq!(best.to_string(), "d6d7");
+}

@@ -142,7 +142,7 @@ macro_rules! string_option {
 }
 
 /// Every engine option, in the order `uci` lists them.
-pub(super) const ENGINE_OPTIONS: [EngineOption; 23] = [
+pub(super) const ENGINE_OPTIONS: [EngineOption; 24] = [
     spin_option!("Threads", threads as usize, 1, 256),
     spin_option!("Hash", hash_mb as usize, 1, 65536),
     EngineOption {
@@ -176,6 +176,7 @@ pub(super) const ENGINE_OPTIONS: [EngineOption; 23] = [
     string_option!("EvalFile", net, load_net, EMBEDDED_NET[1]),
     check_option!("Search_IIR", features.iir),
     check_option!("Search_HistoryLMR", features.history_lmr),
+    check_option!("Search_QsDenThreats", features.qs_den_threats),
     spin_option!(
         "Skill Level",
         skill_level as i32,

@@ -504,7 +504,8 @@ impl<'a> Worker<'a> {
             depth
         };
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(alpha, beta, ply, &moves);
+            let den_threats = self.shared.features.qs_den_threats;
+            return self.quiescence(alpha, beta, ply, &moves, den_threats);
         }
         // Mate distance pruning: no line from here beats a mate already in hand.
         alpha = alpha.max(-MATE + ply as i32);
@@ -692,9 +693,18 @@ impl<'a> Worker<'a> {
 
     /// Captures only, but while the enemy stands next to our den there is no
     /// standing pat: only taking that piece (or winning first) can save us.
+    /// With `den_threats` (quiescence's first ply, `Search_QsDenThreats`), the
+    /// quiet moves that step next to the enemy den are tried too.
     /// `moves` are the legal moves here; the caller has already counted the node
     /// and found it not terminal.
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, moves: &MoveList) -> i32 {
+    fn quiescence(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        moves: &MoveList,
+        den_threats: bool,
+    ) -> i32 {
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply);
         let pos = *self.game.position();
@@ -722,8 +732,22 @@ impl<'a> Worker<'a> {
         }
         let den = DEN[pos.side_to_move().index()].trailing_zeros() as usize;
         let danger_zone = NEIGHBOURS[den];
+        // Squares next to the enemy den: a quiet step there threatens to win.
+        let threat_zone = if den_threats && !threatened {
+            let enemy_den = DEN[pos.side_to_move().opponent().index()].trailing_zeros() as usize;
+            NEIGHBOURS[enemy_den]
+        } else {
+            0
+        };
         let mut captures = *moves;
-        captures.retain(|m| pos.is_capture(m) && (!threatened || danger_zone & m.to().bit() != 0));
+        captures.retain(|m| {
+            let to = m.to().bit();
+            if pos.is_capture(m) {
+                !threatened || danger_zone & to != 0
+            } else {
+                threat_zone & to != 0 && threat_zone & m.from().bit() == 0
+            }
+        });
         let mut order = self
             .heuristics
             .order(&pos, &self.rules, &captures, Move::NULL, ply);
@@ -737,7 +761,7 @@ impl<'a> Worker<'a> {
                 let child_moves = self.game.legal_moves();
                 match self.terminal_score(&child_moves, ply + 1) {
                     Some(s) => -s,
-                    None => -self.quiescence(-beta, -alpha, ply + 1, &child_moves),
+                    None => -self.quiescence(-beta, -alpha, ply + 1, &child_moves, false),
                 }
             };
             self.unmake();

@@ -34,6 +34,11 @@ pub struct Features {
     pub iir: bool,
     /// Late-move reductions shrink for quiet moves with a good history.
     pub history_lmr: bool,
+    /// Quiescence's first ply also tries the quiet moves that step next to the
+    /// enemy den (the checks of this game): a race one move from the horizon
+    /// is then seen, not stood pat on (`Search_QsDenThreats`; off until a
+    /// match says it gains).
+    pub qs_den_threats: bool,
 }
 
 impl Default for Features {
@@ -49,6 +54,7 @@ impl Default for Features {
             den_extension: false,
             iir: true,
             history_lmr: true,
+            qs_den_threats: false,
         }
     }
 }
@@ -64,6 +70,7 @@ impl Features {
         den_extension: false,
         iir: false,
         history_lmr: false,
+        qs_den_threats: false,
     };
 }
 
