@@ -35,6 +35,20 @@ where
     RangedU64ValueParser::new().range(1..)
 }
 
+/// A real number that is finite: a rate, a weight.
+pub fn finite(text: &str) -> Result<f64, NotFinite> {
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .ok_or_else(|| NotFinite(text.to_string()))
+}
+
+/// A number [`finite`] refused; holds the text given.
+#[derive(Debug, thiserror::Error)]
+#[error("'{0}' is not a finite number")]
+pub struct NotFinite(String);
+
 /// The rule switches as every tool takes them.
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {

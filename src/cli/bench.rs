@@ -52,7 +52,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     );
     match (write_error, ran) {
         (Some(e), _) => Err(e),
-        (None, Err(why)) => Err(Failure::Input(why.to_string())),
+        (None, Err(why)) => Err(Failure::input(why)),
         (None, Ok(_)) => Ok(()),
     }
 }

@@ -6,7 +6,7 @@ use crate::client::{self, EngineLimits, EngineSpec, TimeControl, dedupe_names};
 use crate::tools::matches::game::Referee;
 use crate::tools::matches::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
 use crate::tools::matches::stats::Sprt;
-use crate::tools::matches::{ConfigError, MatchConfig, resume_match, run_match};
+use crate::tools::matches::{ConfigError, MatchConfig, MatchError, resume_match, run_match};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -98,7 +98,7 @@ pub struct MatchArgs {
 impl MatchArgs {
     /// The match these arguments describe, every input checked.
     pub fn config(&self) -> Result<MatchConfig, ConfigError> {
-        let rules = self.rules.rules().map_err(|e| ConfigError(e.to_string()))?;
+        let rules = self.rules.rules()?;
         let defaults = EngineLimits {
             tc: self.tc,
             movetime: self.movetime,
@@ -112,15 +112,12 @@ impl MatchArgs {
             .map(|words| EngineSpec::parse(&self.each, words))
             .collect::<Result<Vec<_>, _>>()?;
         if engines.len() < 2 {
-            return Err(ConfigError("a match needs two --engine or more".into()));
+            return Err(ConfigError::TooFewEngines);
         }
         for e in &mut engines {
             e.limits = e.limits.or(defaults);
             if e.limits.is_empty() {
-                return Err(ConfigError(format!(
-                    "engine '{}' has no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes=)",
-                    e.name
-                )));
+                return Err(ConfigError::NoLimit(e.name.clone()));
             }
         }
         dedupe_names(&mut engines);
@@ -133,14 +130,14 @@ impl MatchArgs {
         let sprt = match &self.sprt {
             Some(words) => {
                 if engines.len() != 2 {
-                    return Err(ConfigError("--sprt needs exactly two engines".into()));
+                    return Err(ConfigError::SprtNeedsTwo);
                 }
-                Some(Sprt::parse(words).map_err(|e| ConfigError(e.to_string()))?)
+                Some(Sprt::parse(words)?)
             }
             None => None,
         };
         if !(1..=1_000_000).contains(&games) {
-            return Err(ConfigError("--games must be from 1 to 1000000".into()));
+            return Err(ConfigError::Games);
         }
         Ok(MatchConfig {
             engines,
@@ -164,23 +161,26 @@ impl MatchArgs {
     fn openings(&self, rules: crate::rules::Rules) -> Result<Vec<Opening>, ConfigError> {
         if let Some(plies) = self.random_plies {
             if plies > 1000 {
-                return Err(ConfigError("--random-plies must be at most 1000".into()));
+                return Err(ConfigError::RandomPlies);
             }
             let pairs = self.games.unwrap_or(100).clamp(1, 1_000_000).div_ceil(2);
             let openings = random_openings(pairs, plies, self.seed, rules);
             if openings.is_empty() {
-                return Err(ConfigError(format!(
-                    "no opening of {plies} random plies could be made"
-                )));
+                return Err(ConfigError::NoRandomOpening(plies));
             }
             return Ok(openings);
         }
         match &self.openings {
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| ConfigError(format!("--openings {}: {e}", path.display())))?;
-                parse_openings(&text, rules)
-                    .map_err(|e| ConfigError(format!("--openings {}: {e}", path.display())))
+                let text =
+                    std::fs::read_to_string(path).map_err(|source| ConfigError::OpeningsFile {
+                        path: path.clone(),
+                        source,
+                    })?;
+                parse_openings(&text, rules).map_err(|source| ConfigError::Openings {
+                    path: path.clone(),
+                    source,
+                })
             }
             None => {
                 // The built-in set was made under the default rules: under other
@@ -192,9 +192,7 @@ impl MatchArgs {
                     }
                 }
                 if kept.is_empty() {
-                    return Err(ConfigError(
-                        "no built-in opening is legal under these rules: give --openings or --random-plies".into(),
-                    ));
+                    return Err(ConfigError::NoBuiltInOpening);
                 }
                 Ok(kept)
             }
@@ -254,36 +252,24 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             // A record that is not there is a mistyped command line (exit 2);
             // one that cannot be read back is bad input (exit 1).
             if !record.is_file() {
-                return Err(Failure::Usage(format!(
-                    "--resume {}: no such file",
-                    record.display()
-                )));
+                return Err(Failure::usage(MatchError::NoRecord(record.clone())));
             }
             stop_on_interrupt();
             resume_match(record)
         }
         None => {
-            let config = args.config().map_err(|e| Failure::Usage(e.to_string()))?;
+            let config = args.config().map_err(Failure::usage)?;
             stop_on_interrupt();
             run_match(&config)
         }
     }
-    .map_err(|e| Failure::Input(e.to_string()))?;
+    .map_err(Failure::input)?;
     write_out(&summary.table())?;
     if summary.interrupted {
-        let record = args.resume.as_ref().or(args.json.as_ref());
-        return Err(Failure::Input(match record {
-            Some(path) => format!(
-                "interrupted after {} of {} games; to play the rest: doushou match --resume {}",
-                summary.games.len(),
-                summary.planned,
-                path.display()
-            ),
-            None => format!(
-                "interrupted after {} of {} games (give --json to be able to resume)",
-                summary.games.len(),
-                summary.planned
-            ),
+        return Err(Failure::input(MatchError::Interrupted {
+            played: summary.games.len(),
+            planned: summary.planned,
+            record: args.resume.as_ref().or(args.json.as_ref()).cloned(),
         }));
     }
     Ok(())

@@ -4,9 +4,8 @@
 
 use crate::cli::args::{self, EvalArgs, RulesArgs};
 use crate::cli::exit::Failure;
-use crate::tuning::selfplay::{self, SelfplayConfig, SelfplayError};
+use crate::tuning::selfplay::{self, FileRunError, SelfplayConfig, SelfplayError};
 use clap::Args;
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -76,12 +75,9 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         engine_options: args.eval.settings()?,
     };
     // Refuse a bad configuration before creating (and emptying) the output.
-    config.check().map_err(|e| Failure::Usage(e.to_string()))?;
-    let file = std::fs::File::create(&args.out)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
-    let mut out = BufWriter::new(file);
+    config.check().map_err(Failure::usage)?;
     let mut last = Instant::now();
-    let summary = selfplay::run(&config, &mut out, &mut |p| {
+    let summary = selfplay::run_to_file(&config, &args.out, &mut |p| {
         // About one line every ten seconds, and the last one always.
         if p.games == p.total || last.elapsed().as_secs() >= 10 {
             last = Instant::now();
@@ -99,8 +95,12 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
     })
     .map_err(|e| match e {
         // `--out /dev/stdout | head -1`: the reader went away, a quiet end.
-        SelfplayError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Failure::Output(e),
-        e => Failure::Input(format!("{}: {e}", args.out.display())),
+        FileRunError::Run {
+            source: SelfplayError::Io(e),
+            ..
+        } if e.kind() == std::io::ErrorKind::BrokenPipe => Failure::Output(e),
+        e @ FileRunError::Create { .. } => Failure::usage(e),
+        e => Failure::input(e),
     })?;
     eprintln!(
         "selfplay: wrote {} positions from {} games to {} in {:.0} s",
@@ -129,7 +129,7 @@ pub enum ShardError {
 impl From<ShardError> for Failure {
     /// A shard the command line cannot have is a usage error.
     fn from(e: ShardError) -> Failure {
-        Failure::Usage(e.to_string())
+        Failure::usage(e)
     }
 }
 

@@ -85,10 +85,10 @@ impl From<ShowError> for Failure {
     fn from(e: ShowError) -> Failure {
         match e {
             ShowError::Arrow(_) | ShowError::Rules(_) | ShowError::SvgFile { .. } => {
-                Failure::Usage(e.to_string())
+                Failure::usage(e)
             }
             ShowError::Output(error) => Failure::Output(error),
-            _ => Failure::Input(e.to_string()),
+            _ => Failure::input(e),
         }
     }
 }

@@ -18,10 +18,10 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 2000, value_parser = crate::cli::args::positive::<usize>())]
     pub epochs: usize,
     /// Adam's step in centipawns (about how far a weight moves per epoch at first).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = crate::cli::args::finite)]
     pub learning_rate: f64,
     /// Pull of each weight towards its starting value (keeps rare features put).
-    #[arg(long, default_value_t = 1e-9)]
+    #[arg(long, default_value_t = 1e-9, value_parser = crate::cli::args::finite)]
     pub l2: f64,
     /// Start from the weights in this file (as `tune` writes them) instead of
     /// those built in.
@@ -42,14 +42,9 @@ pub fn run(args: &TuneArgs) -> Result<(), Failure> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
-            .map_err(|e| Failure::Input(e.to_string()))?;
+            .map_err(Failure::input)?;
     }
-    if args.epochs == 0 || !args.learning_rate.is_finite() || !args.l2.is_finite() {
-        return Err(Failure::Usage(
-            "--epochs must be positive and the rates finite".into(),
-        ));
-    }
-    texel::check_writable(&args.out).map_err(|e| Failure::Usage(e.to_string()))?;
+    texel::check_writable(&args.out).map_err(Failure::usage)?;
     let start = match &args.start {
         Some(path) => texel::parse_weights(path)?,
         None => WEIGHTS,

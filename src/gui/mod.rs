@@ -34,7 +34,7 @@ use api::{
     OptionsRequest, PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,
 };
 use game::GuiGame;
-use http::{HttpRequest, HttpResponse, ReadError};
+use http::{HttpRequest, HttpResponse};
 use limits::Shared;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
@@ -334,13 +334,14 @@ impl App {
     fn serve_connection(&self, socket: TcpStream) {
         let request = match http::read_request(&socket, MAX_BODY) {
             Ok(request) => request,
-            Err(ReadError::Refused { status, message }) => {
-                log::info!("gui: refused a request: {status} {message}");
-                let _ = error_response(&bad(status, message)).write_to(&mut &socket);
-                return;
-            }
-            Err(ReadError::Io(e)) => {
-                log::debug!("gui: {e}");
+            Err(e) => {
+                match e.status() {
+                    Some(status) => {
+                        log::info!("gui: refused a request: {status} {e}");
+                        let _ = error_response(&bad(status, e.to_string())).write_to(&mut &socket);
+                    }
+                    None => log::debug!("gui: {e}"),
+                }
                 return;
             }
         };

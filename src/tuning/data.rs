@@ -74,18 +74,11 @@ pub enum LineError {
     /// A `# done:` line that does not say how many games the run played.
     #[error("'# done:' without games=N")]
     DoneWithoutGames,
-    /// A valid line that the reader cannot use (the trainer needs a score),
-    /// in the reader's words.
-    #[error("{0}")]
-    Refused(String),
-}
-
-impl From<&str> for LineError {
-    /// The reader's refusal of a line, so that its `add` can answer
-    /// `Err("why")?`.
-    fn from(why: &str) -> LineError {
-        LineError::Refused(why.to_string())
-    }
+    /// A line without the search score the trainer needs.
+    #[error(
+        "no search score: the trainer needs '<FEN> ; <result> ; <score>' (doushou selfplay writes it)"
+    )]
+    NoScore,
 }
 
 /// Why a file cannot be written where the tuner was told to write it.

@@ -393,7 +393,7 @@ impl GuiGame {
                 drop(inner);
                 self.publish(state);
             }
-            Event::Failed(message) => {
+            Event::Failed(failure) => {
                 match role {
                     Role::Player(_) => inner.thinking = None,
                     Role::Analysis => {
@@ -402,7 +402,7 @@ impl GuiGame {
                     }
                 }
                 inner.confirmed.remove(&label);
-                inner.error = Some(message);
+                inner.error = Some(failure.to_string());
                 inner.version += 1;
                 let state = sse("state", &self.state_of(&inner));
                 drop(inner);

@@ -4,8 +4,10 @@
 
 use super::game::Referee;
 use super::openings::Opening;
-use super::stats::Sprt;
+use super::openings::OpeningError;
+use super::stats::{Sprt, SprtParseError};
 use crate::client::{EngineSpec, SpecError};
+use crate::util::options::OptionError;
 use std::path::PathBuf;
 
 /// A whole match, checked and ready to play.
@@ -30,12 +32,56 @@ pub struct MatchConfig {
 }
 
 /// Why a setting of the match was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
-
-impl From<SpecError> for ConfigError {
-    fn from(e: SpecError) -> ConfigError {
-        ConfigError(e.0)
-    }
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The rule switches do not apply.
+    #[error(transparent)]
+    Rules(#[from] OptionError),
+    /// An `--engine` (or `--each`) is refused.
+    #[error(transparent)]
+    Engine(#[from] SpecError),
+    /// Fewer than two engines.
+    #[error("a match needs two --engine or more")]
+    TooFewEngines,
+    /// An engine with nothing that ends its searches.
+    #[error(
+        "engine '{0}' has no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes=)"
+    )]
+    NoLimit(String),
+    /// `--sprt` with other than two engines.
+    #[error("--sprt needs exactly two engines")]
+    SprtNeedsTwo,
+    /// `--sprt` refused.
+    #[error(transparent)]
+    Sprt(#[from] SprtParseError),
+    /// A game count outside what a match plays.
+    #[error("--games must be from 1 to 1000000")]
+    Games,
+    /// Too many random plies asked for.
+    #[error("--random-plies must be at most 1000")]
+    RandomPlies,
+    /// No game of that many random plies could be started.
+    #[error("no opening of {0} random plies could be made")]
+    NoRandomOpening(usize),
+    /// The openings file cannot be read.
+    #[error("--openings {}: {source}", path.display())]
+    OpeningsFile {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The openings file holds a line that is refused.
+    #[error("--openings {}: {source}", path.display())]
+    Openings {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        #[source]
+        source: OpeningError,
+    },
+    /// None of the built-in openings is legal under the rules in force.
+    #[error("no built-in opening is legal under these rules: give --openings or --random-plies")]
+    NoBuiltInOpening,
 }
