@@ -3,10 +3,10 @@
 //! tools take, one value parser each, so that every tool refuses the same
 //! values the same way (a usage error, exit code 2).
 
-use crate::engine::Engine;
 use crate::engine::eval::EvalKind;
 use crate::engine::nnue::{self, LoadError};
-use crate::rules::Rules;
+use crate::engine::{Engine, option};
+use crate::rules::{Rules, switch};
 use crate::util::options::OptionError;
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
@@ -65,7 +65,7 @@ impl RulesArgs {
     pub fn rules(&self) -> Result<Rules, OptionError> {
         let mut rules = Rules::default();
         if let Some(v) = &self.variant {
-            rules.set("UCI_Variant", v)?;
+            rules.set(switch::VARIANT, v)?;
         }
         rules.apply_settings(self.set.iter().map(String::as_str))?;
         Ok(rules)
@@ -75,7 +75,7 @@ impl RulesArgs {
     pub fn settings(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         if let Some(v) = &self.variant {
-            out.push(("UCI_Variant".to_string(), v.clone()));
+            out.push((switch::VARIANT.to_string(), v.clone()));
         }
         for s in &self.set {
             if let Some((n, v)) = s.split_once('=') {
@@ -132,10 +132,10 @@ impl EvalArgs {
                 path: path.clone(),
                 error,
             })?;
-            out.push(("EvalFile".to_string(), path.display().to_string()));
+            out.push((option::EVAL_FILE.to_string(), path.display().to_string()));
         }
         if let Some(kind) = &self.eval {
-            out.push(("Eval".to_string(), kind.clone()));
+            out.push((option::EVAL.to_string(), kind.clone()));
         }
         Ok(out)
     }

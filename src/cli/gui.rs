@@ -3,6 +3,7 @@
 use crate::cli::args::RulesArgs;
 use crate::cli::exit::Failure;
 use crate::client::{EngineSpec, dedupe_names};
+use crate::engine::option;
 use crate::gui::{self, GuiConfig, GuiError};
 use crate::tb::TableSet;
 use clap::Args;
@@ -73,7 +74,12 @@ fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, Failure> {
             options: args
                 .tablebases
                 .iter()
-                .map(|dir| ("TablebasePath".into(), dir.to_string_lossy().into_owned()))
+                .map(|dir| {
+                    (
+                        option::TABLEBASE_PATH.into(),
+                        dir.to_string_lossy().into_owned(),
+                    )
+                })
                 .collect(),
             limits: Default::default(),
         });

@@ -6,12 +6,15 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
-/// A clock: a base time and an increment per move, in milliseconds.
+/// A clock: a base time and an increment per move, in milliseconds; the
+/// match runner's (`--tc`, its record) and the GUI's (its API) alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeControl {
     /// Time on the clock at the start of the game.
     pub base_ms: u64,
-    /// Time added after each move.
+    /// Time added after each move (none when left out).
+    #[serde(default)]
     pub increment_ms: u64,
 }
 

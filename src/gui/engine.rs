@@ -46,7 +46,7 @@ pub enum Request {
 
 /// What an engine said or did.
 #[derive(Debug)]
-pub enum Event {
+pub enum EngineEvent {
     /// An `info` line of the search of this generation.
     Info(u64, InfoLine),
     /// The `bestmove` of the search of this generation.
@@ -107,7 +107,7 @@ impl EngineHandle {
     pub fn start(
         spec: EngineSpec,
         slots: Slots,
-        sink: impl Fn(Event) + Send + 'static,
+        sink: impl Fn(EngineEvent) + Send + 'static,
     ) -> EngineHandle {
         let (requests, inbox) = channel();
         let name = format!("gui-{}", spec.name);
@@ -153,7 +153,7 @@ struct EngineThread {
     /// Options sent to the running process, by lowercase name.
     sent: HashMap<String, (String, String)>,
     searching: Option<Searching>,
-    sink: Box<dyn Fn(Event) + Send>,
+    sink: Box<dyn Fn(EngineEvent) + Send>,
 }
 
 impl EngineThread {
@@ -271,7 +271,7 @@ impl EngineThread {
         }
         let mut confirmed: Vec<(String, String)> = self.sent.values().cloned().collect();
         confirmed.sort();
-        (self.sink)(Event::Configured(confirmed));
+        (self.sink)(EngineEvent::Configured(confirmed));
         Ok(())
     }
 
@@ -318,15 +318,15 @@ impl EngineThread {
             return;
         };
         match text.parse::<Reply>() {
-            Ok(Reply::Info(info)) => (self.sink)(Event::Info(generation, info)),
+            Ok(Reply::Info(info)) => (self.sink)(EngineEvent::Info(generation, info)),
             Ok(Reply::BestMove { best, .. }) => {
                 self.searching = None;
-                (self.sink)(Event::BestMove(generation, best));
+                (self.sink)(EngineEvent::BestMove(generation, best));
             }
             Ok(_) => {}
             Err(e) if text.starts_with("bestmove") => {
                 self.searching = None;
-                (self.sink)(Event::Failed(EngineFailure::UnreadableMove {
+                (self.sink)(EngineEvent::Failed(EngineFailure::UnreadableMove {
                     name: self.spec.name.clone(),
                     error: e,
                 }));
@@ -348,6 +348,6 @@ impl EngineThread {
             error,
         };
         log::warn!("gui: {failure}");
-        (self.sink)(Event::Failed(failure));
+        (self.sink)(EngineEvent::Failed(failure));
     }
 }

@@ -35,7 +35,7 @@ use api::{
 };
 use game::GuiGame;
 use http::{HttpRequest, HttpResponse};
-use limits::Shared;
+use limits::SharedSlots;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::io::Write;
@@ -89,7 +89,7 @@ struct App {
     sessions: Mutex<HashMap<String, Arc<GuiGame>>>,
     ids: Mutex<SplitMix64>,
     /// The engine processes and reviews every game shares.
-    shared: Shared,
+    shared: SharedSlots,
     streams: Streams,
 }
 
@@ -172,7 +172,7 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
         port: bound.port(),
         sessions: Mutex::new(HashMap::new()),
         ids: Mutex::new(SplitMix64::new(seed)),
-        shared: Shared::default(),
+        shared: SharedSlots::default(),
         streams: Streams::start().map_err(GuiError::Threads)?,
     });
     let queue = start_threads(&app).map_err(GuiError::Threads)?;
@@ -579,7 +579,7 @@ mod tests {
             port: 1,
             sessions: Mutex::new(HashMap::new()),
             ids: Mutex::new(SplitMix64::new(1)),
-            shared: Shared::default(),
+            shared: SharedSlots::default(),
             streams: Streams::start().unwrap(),
         }
     }

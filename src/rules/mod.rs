@@ -17,4 +17,5 @@ pub use perft::{PerftReport, perft_divide, perft_divide_until, perft_until};
 pub use position::{FenError, MAX_MOVES, Move, MoveList, MoveParseError, Position, START_FEN};
 pub use variant::{
     JumpAxes, JumpBlockedBy, RULE_OPTIONS, Repetition, RuleOption, Rules, VARIANTS, rule_option,
+    switch,
 };

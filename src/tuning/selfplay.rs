@@ -8,7 +8,7 @@
 //! whatever `jobs` is.
 
 use crate::engine::search::Silent;
-use crate::engine::{Engine, GoError, GoLimits};
+use crate::engine::{Engine, GoError, GoLimits, option};
 use crate::rules::{
     DEN, Game, GameError, Move, NEIGHBOURS, Outcome, Position, Rules, START_FEN, Side,
 };
@@ -197,8 +197,12 @@ fn red_score(outcome: Option<Outcome>) -> f64 {
 fn new_engine(config: &SelfplayConfig) -> Result<Engine, OptionError> {
     let mut engine = Engine::new();
     let set = |engine: &mut Engine, name: &str, value: &str| engine.set_option(name, Some(value));
-    set(&mut engine, "Threads", "1")?;
-    set(&mut engine, "Hash", &config.hash_mb.max(1).to_string())?;
+    set(&mut engine, option::THREADS, "1")?;
+    set(
+        &mut engine,
+        option::HASH,
+        &config.hash_mb.max(1).to_string(),
+    )?;
     for (name, value) in config.rules.settings() {
         set(&mut engine, name, &value)?;
     }

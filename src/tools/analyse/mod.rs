@@ -11,8 +11,8 @@ pub mod annotate;
 pub mod pool;
 pub mod report;
 
-use crate::engine::GoLimits;
 use crate::engine::time::TimeLimits;
+use crate::engine::{GoLimits, option};
 use crate::rules::{Position, Rules, Side};
 use crate::tb::{TableSet, TbError, Verdict};
 use crate::tools::pgn::read::{self as input, GameSpec, LineError, PositionSpec};
@@ -139,7 +139,10 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
             // Shared with the jobs' engines (`TablebasePath` of the same
             // directory): one copy in memory, however many jobs.
             let set = TableSet::shared(dir, Some(rules)).map_err(AnalyseError::Tablebases)?;
-            engine_options.push(("TablebasePath".to_string(), dir.display().to_string()));
+            engine_options.push((
+                option::TABLEBASE_PATH.to_string(),
+                dir.display().to_string(),
+            ));
             Some(set)
         }
         None => None,

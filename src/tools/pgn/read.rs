@@ -4,7 +4,7 @@
 //! that the searches only ever get valid positions and every fault is reported
 //! with the line it is on.
 
-use crate::rules::{Game, GameError, Move, MoveError, Rules, START_FEN};
+use crate::rules::{Game, GameError, Move, MoveError, Rules, START_FEN, switch};
 
 /// A position as a line gives it: the first position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -435,7 +435,7 @@ fn record_game(record: RawRecord, mut rules: Rules) -> Result<GameSpec, LineErro
         // is fine as long as a Rules tag spells the switches out.
         if Rules::preset(&variant.to_ascii_lowercase()).is_some() {
             rules
-                .set("UCI_Variant", variant)
+                .set(switch::VARIANT, variant)
                 .map_err(|e| bad_rules("Variant", e.to_string(), at))?;
         } else if rules_tag.is_none() {
             let why = format!("unknown variant '{variant}' and no Rules tag to say its switches");

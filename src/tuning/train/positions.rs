@@ -112,7 +112,7 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
         paths,
         validation,
         |positions: &mut Positions, labelled, rules| {
-            let score = labelled.score.ok_or(data::LineError::NoScore)?;
+            let score = labelled.score.ok_or(data::DataLineError::NoScore)?;
             positions.push(&labelled.position, rules, labelled.result, score);
             Ok(())
         },
