@@ -1,5 +1,5 @@
 //! The clap argument groups that more than one tool's command line takes: the
-//! rule switches and the evaluation; and the ranges of the numbers several
+//! rule switches and the evaluation; `--shard`; and the ranges of the numbers several
 //! tools take, one value parser each, so that every tool refuses the same
 //! values the same way (a usage error, exit code 2).
 
@@ -144,6 +144,38 @@ impl EvalArgs {
     pub fn apply(&self, engine: &mut Engine) -> Result<(), EvalArgsError> {
         Ok(engine.set_options(&self.settings()?)?)
     }
+}
+
+/// Why a `--shard` argument cannot be used; each message names the argument.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// Not of the form `I/N` or `env/N` with numbers.
+    #[error("--shard {0}: expected I/N (e.g. 0/4) or env/N")]
+    Form(String),
+    /// `env/N` given, but the job runner set no index.
+    #[error("--shard {0}: JOB_COMPLETION_INDEX is not set")]
+    NoJobIndex(String),
+    /// The index is not below the count (or the count is 0).
+    #[error("--shard {0}: the index must be below the count")]
+    OutOfRange(String),
+}
+
+/// `--shard I/N`, or `env/N` for the index in `JOB_COMPLETION_INDEX` (`selfplay`'s and `tb generate`'s).
+pub fn parse_shard(text: &str) -> Result<(usize, usize), ShardError> {
+    let bad = || ShardError::Form(text.to_string());
+    let (index, count) = text.split_once('/').ok_or_else(bad)?;
+    let index = if index == "env" {
+        std::env::var("JOB_COMPLETION_INDEX")
+            .map_err(|_| ShardError::NoJobIndex(text.to_string()))?
+    } else {
+        index.to_string()
+    };
+    let index: usize = index.trim().parse().map_err(|_| bad())?;
+    let count: usize = count.trim().parse().map_err(|_| bad())?;
+    if count == 0 || index >= count {
+        return Err(ShardError::OutOfRange(text.to_string()));
+    }
+    Ok((index, count))
 }
 
 #[cfg(test)]

@@ -65,6 +65,13 @@ impl From<crate::cli::args::EvalArgsError> for Failure {
     }
 }
 
+impl From<crate::cli::args::ShardError> for Failure {
+    /// A shard the command line cannot have is a usage error.
+    fn from(e: crate::cli::args::ShardError) -> Failure {
+        Failure::usage(e)
+    }
+}
+
 impl From<crate::tuning::data::TuneError> for Failure {
     /// A file the command line names that cannot be opened or created is a
     /// usage error (2), as `train` has it; what is wrong inside a file that

@@ -3,7 +3,6 @@
 use crate::cli::args::RulesArgs;
 use crate::cli::exit::Failure;
 use crate::client::{EngineSpec, dedupe_names};
-use crate::engine::option;
 use crate::gui::{self, GuiConfig, GuiError};
 use crate::tb::TableSet;
 use clap::Args;
@@ -65,24 +64,8 @@ fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, Failure> {
         specs.push(spec);
     }
     if specs.is_empty() {
-        let exe = std::env::current_exe().map_err(|e| Failure::input(EnginesError::NoExe(e)))?;
-        specs.push(EngineSpec {
-            name: "doushou".into(),
-            program: exe.to_string_lossy().into_owned(),
-            args: Vec::new(),
-            dir: None,
-            options: args
-                .tablebases
-                .iter()
-                .map(|dir| {
-                    (
-                        option::TABLEBASE_PATH.into(),
-                        dir.to_string_lossy().into_owned(),
-                    )
-                })
-                .collect(),
-            limits: Default::default(),
-        });
+        let this = gui::this_engine(args.tablebases.as_deref());
+        specs.push(this.map_err(|e| Failure::input(EnginesError::NoExe(e)))?);
     }
     dedupe_names(&mut specs);
     Ok(specs)

@@ -71,7 +71,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         max_plies: args.max_plies,
         hash_mb: args.hash,
         rules: args.rules.rules()?,
-        shard: parse_shard(&args.shard)?,
+        shard: args::parse_shard(&args.shard)?,
         engine_options: args.eval.settings()?,
     };
     // Refuse a bad configuration before creating (and emptying) the output.
@@ -110,43 +110,4 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         summary.seconds
     );
     Ok(())
-}
-
-/// Why a `--shard` argument cannot be used; each message names the argument.
-#[derive(Debug, thiserror::Error)]
-pub enum ShardError {
-    /// Not of the form `I/N` or `env/N` with numbers.
-    #[error("--shard {0}: expected I/N (e.g. 0/4) or env/N")]
-    Form(String),
-    /// `env/N` given, but the job runner set no index.
-    #[error("--shard {0}: JOB_COMPLETION_INDEX is not set")]
-    NoJobIndex(String),
-    /// The index is not below the count (or the count is 0).
-    #[error("--shard {0}: the index must be below the count")]
-    OutOfRange(String),
-}
-
-impl From<ShardError> for Failure {
-    /// A shard the command line cannot have is a usage error.
-    fn from(e: ShardError) -> Failure {
-        Failure::usage(e)
-    }
-}
-
-/// `I/N`, or `env/N` for the index in `JOB_COMPLETION_INDEX` (also `tb generate`'s).
-pub fn parse_shard(text: &str) -> Result<(usize, usize), ShardError> {
-    let bad = || ShardError::Form(text.to_string());
-    let (index, count) = text.split_once('/').ok_or_else(bad)?;
-    let index = if index == "env" {
-        std::env::var("JOB_COMPLETION_INDEX")
-            .map_err(|_| ShardError::NoJobIndex(text.to_string()))?
-    } else {
-        index.to_string()
-    };
-    let index: usize = index.trim().parse().map_err(|_| bad())?;
-    let count: usize = count.trim().parse().map_err(|_| bad())?;
-    if count == 0 || index >= count {
-        return Err(ShardError::OutOfRange(text.to_string()));
-    }
-    Ok((index, count))
 }

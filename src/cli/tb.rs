@@ -85,20 +85,12 @@ pub fn run(args: &TbArgs) -> Result<i32, Failure> {
 
 fn generate(args: &GenerateArgs) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
-    let shard = super::selfplay::parse_shard(&args.shard)?;
-    let mut targets: Vec<Material> = Vec::new();
-    if let Some(n) = args.max_pieces {
-        for k in 2..=n {
-            targets.extend(Material::all_canonical(k));
-        }
-    }
-    for spec in &args.material {
-        let m: Material = spec.parse().map_err(Failure::usage)?;
-        if !targets.contains(&m.canonical()) {
-            targets.push(m.canonical());
-        }
-    }
-    let mine = tb::shard_of(targets, shard);
+    let shard = super::args::parse_shard(&args.shard)?;
+    let named = (args.material.iter())
+        .map(|spec| spec.parse::<Material>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Failure::usage)?;
+    let mine = tb::shard_of(tb::targets(args.max_pieces, &named), shard);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

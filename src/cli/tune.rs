@@ -50,20 +50,14 @@ pub fn run(args: &TuneArgs) -> Result<(), Failure> {
         None => WEIGHTS,
     };
     let data = texel::load(&args.data)?;
-    let held_out = match data.split {
-        Split::HeldOut { block } => format!(
-            "{} held out for validation, in blocks of {block}",
-            data.held_out()
-        ),
-        Split::None => {
-            log::warn!(
-                "only {} positions (fewer than {}): none held out, so the validation error is the training error and says nothing about overfitting",
-                data.positions(),
-                texel::MIN_HELD_OUT
-            );
-            "none held out: validated on the training positions".to_string()
-        }
-    };
+    if data.split == Split::None {
+        log::warn!(
+            "only {} positions (fewer than {}): none held out, so the validation error is the training error and says nothing about overfitting",
+            data.positions(),
+            texel::MIN_HELD_OUT
+        );
+    }
+    let held_out = data.held_out_text();
     eprintln!(
         "tune: {} positions ({held_out}) from {} games",
         data.positions(),
@@ -79,29 +73,7 @@ pub fn run(args: &TuneArgs) -> Result<(), Failure> {
     let report = texel::tune(&data, &start, &config, &mut |epoch, train, valid| {
         eprintln!("tune: epoch {epoch:>5}  error {train:.6}  validation {valid:.6}");
     });
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let mut header = vec![
-        "The evaluation's weights, written by `doushou tune` (the recipe is in docs/tuning.md)."
-            .to_string(),
-        format!(
-            "Data: {} self-play games, {} quiet positions ({held_out}), from {}.",
-            data.games,
-            data.positions(),
-            files.join(", ")
-        ),
-    ];
-    header.extend(data.runs.iter().map(|r| format!("  run: {r}")));
-    header.push(format!(
-        "Fit: K = {:.6}/cp, {} epochs, learning rate {}, l2 {}; mean squared error {:.6} -> {:.6}, validation {:.6} -> {:.6}.",
-        report.k,
-        report.epochs,
-        args.learning_rate,
-        args.l2,
-        report.train_error.0,
-        report.train_error.1,
-        report.validation_error.0,
-        report.validation_error.1
-    ));
+    let header = texel::weights_header(&data, &args.data, &config, &report);
     texel::write_weights(&args.out, &texel::render_weights(&report.weights, &header))?;
     let in_use = args.out.ends_with("src/engine/weights.rs");
     eprintln!(

@@ -76,6 +76,26 @@ pub struct GuiConfig {
     pub open: bool,
 }
 
+/// The engine played when none is named: this binary itself, searching with
+/// the tables of `tablebases` when given (`TablebasePath`).
+pub fn this_engine(tablebases: Option<&std::path::Path>) -> std::io::Result<EngineSpec> {
+    let exe = std::env::current_exe()?;
+    Ok(EngineSpec {
+        name: "doushou".into(),
+        program: exe.to_string_lossy().into_owned(),
+        args: Vec::new(),
+        dir: None,
+        options: tablebases
+            .iter()
+            .map(|dir| {
+                let dir = dir.to_string_lossy().into_owned();
+                (crate::engine::option::TABLEBASE_PATH.to_string(), dir)
+            })
+            .collect(),
+        limits: Default::default(),
+    })
+}
+
 /// The running server's shared state.
 struct App {
     engines: Arc<Vec<EngineSpec>>,

@@ -67,6 +67,21 @@ pub struct Generated {
     pub longest: u16,
 }
 
+/// The materials asked for, in their stored form, each once: every one of
+/// `max_pieces` pieces or fewer (each side having one), then those `named`.
+pub fn targets(max_pieces: Option<u32>, named: &[Material]) -> Vec<Material> {
+    let mut targets: Vec<Material> = Vec::new();
+    for k in 2..=max_pieces.unwrap_or(0) {
+        targets.extend(Material::all_canonical(k));
+    }
+    for m in named {
+        if !targets.contains(&m.canonical()) {
+            targets.push(m.canonical());
+        }
+    }
+    targets
+}
+
 /// The materials shard `index` of `count` makes: the largest materials
 /// asked for are split in `count` consecutive blocks; the smaller ones are
 /// the dependencies every shard makes or reads, so shard 0 makes them first.

@@ -197,6 +197,17 @@ impl Dataset {
             Split::None => 0,
         }
     }
+
+    /// How the positions were split, in words (the log's and the header's).
+    pub fn held_out_text(&self) -> String {
+        match self.split {
+            Split::HeldOut { block } => format!(
+                "{} held out for validation, in blocks of {block}",
+                self.held_out()
+            ),
+            Split::None => "none held out: validated on the training positions".to_string(),
+        }
+    }
 }
 
 /// Reads data files (the format of [`crate::tuning`]) into sparse samples,
@@ -394,6 +405,41 @@ pub fn tune(
 /// `base` to the power `n` (Adam's bias corrections).
 fn power(base: f64, n: usize) -> f64 {
     base.powi(n.min(i32::MAX as usize) as i32)
+}
+
+/// The comment lines at the head of a tuned `weights.rs`: where the weights
+/// come from (the data, its files and runs) and how they were fitted.
+pub fn weights_header(
+    data: &Dataset,
+    files: &[PathBuf],
+    config: &TuneConfig,
+    report: &TuneReport,
+) -> Vec<String> {
+    let files: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let mut header = vec![
+        "The evaluation's weights, written by `doushou tune` (the recipe is in docs/tuning.md)."
+            .to_string(),
+        format!(
+            "Data: {} self-play games, {} quiet positions ({}), from {}.",
+            data.games,
+            data.positions(),
+            data.held_out_text(),
+            files.join(", ")
+        ),
+    ];
+    header.extend(data.runs.iter().map(|r| format!("  run: {r}")));
+    header.push(format!(
+        "Fit: K = {:.6}/cp, {} epochs, learning rate {}, l2 {}; mean squared error {:.6} -> {:.6}, validation {:.6} -> {:.6}.",
+        report.k,
+        report.epochs,
+        config.learning_rate,
+        config.l2,
+        report.train_error.0,
+        report.train_error.1,
+        report.validation_error.0,
+        report.validation_error.1
+    ));
+    header
 }
 
 /// The text of `weights.rs` for `weights`, one line per group of features
