@@ -32,12 +32,13 @@ pub enum TuneError {
         error: DataLineError,
     },
     /// A weight table (`--start`) that is not one this build can use.
-    #[error("{}: not a weight table: {message}", .path.display())]
+    #[error("{}: not a weight table: {fault}", .path.display())]
     BadWeights {
         /// The weight file given to `--start`.
         path: PathBuf,
         /// What is wrong with it.
-        message: String,
+        #[source]
+        fault: WeightsFault,
     },
     /// Too few positions to fit anything.
     #[error("only {0} positions: too few to tune (need at least 20)")]
@@ -50,6 +51,25 @@ pub enum TuneError {
         /// Why it cannot be written there.
         #[source]
         why: Unwritable,
+    },
+}
+
+/// What is wrong with a weight table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsFault {
+    /// No `[ ... ]` list in it.
+    #[error("no [ ... ] list of weights")]
+    NoList,
+    /// An entry of the list is not an integer.
+    #[error("'{0}' is not a weight")]
+    NotAWeight(String),
+    /// The list is not as long as this build's feature table.
+    #[error("{found} weights, expected {expected} (the table of this build's features)")]
+    Count {
+        /// Weights in the list.
+        found: usize,
+        /// Features of this build.
+        expected: usize,
     },
 }
 

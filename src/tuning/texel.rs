@@ -13,8 +13,8 @@
 //! small to split is validated on its training positions, and says so.
 
 use super::data;
-use super::data::Unwritable;
 pub use super::data::{MIN_HELD_OUT, Split, TuneError};
+use super::data::{Unwritable, WeightsFault};
 use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use crate::rules::Side;
 use rayon::prelude::*;
@@ -497,9 +497,9 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
         path: path.to_path_buf(),
         error,
     })?;
-    let error = |message: String| TuneError::BadWeights {
+    let error = |fault: WeightsFault| TuneError::BadWeights {
         path: path.to_path_buf(),
-        message,
+        fault,
     };
     let code: String = text
         .lines()
@@ -510,22 +510,21 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
         .split_once('[')
         .and_then(|(_, rest)| rest.rsplit_once(']'))
         .map(|(list, _)| list)
-        .ok_or_else(|| error("no [ ... ] list of weights".into()))?;
+        .ok_or_else(|| error(WeightsFault::NoList))?;
     let values = list
         .split(',')
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .map(|v| {
             v.parse::<i32>()
-                .map_err(|_| error(format!("'{v}' is not a weight")))
+                .map_err(|_| error(WeightsFault::NotAWeight(v.to_string())))
         })
         .collect::<Result<Vec<i32>, _>>()?;
     Weights::try_from(values.as_slice()).map_err(|_| {
-        error(format!(
-            "{} weights, expected {} (the table of this build's features)",
-            values.len(),
-            feature::COUNT
-        ))
+        error(WeightsFault::Count {
+            found: values.len(),
+            expected: feature::COUNT,
+        })
     })
 }
 
