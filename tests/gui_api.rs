@@ -106,7 +106,7 @@ fn bad_requests_get_a_4xx_with_a_json_error() {
             ),
             (
                 "options",
-                json!({"clocks": {"red": {"base_ms": 10, "inc_ms": 0}}}),
+                json!({"clocks": {"red": {"base_ms": 10, "increment_ms": 0}}}),
                 422,
                 "clock base 10 ms",
             ),

@@ -513,7 +513,7 @@ fn games_end_are_recorded_and_can_be_taken_back() {
     // An engine on the clock: it plays on its time, its clock goes down.
     post(
         "options",
-        serde_json::json!({"players": {"blue": "doushou"}, "clocks": {"red": {"base_ms": 60000, "inc_ms": 1000}, "blue": {"base_ms": 60000, "inc_ms": 1000}}}),
+        serde_json::json!({"players": {"blue": "doushou"}, "clocks": {"red": {"base_ms": 60000, "increment_ms": 1000}, "blue": {"base_ms": 60000, "increment_ms": 1000}}}),
     );
     post("new", serde_json::json!({}));
     post("move", serde_json::json!({"move": "g3g4"}));
@@ -760,7 +760,7 @@ fn the_small_things_are_right() {
         // No scrolling page, with or without clocks.
         for clocks in [
             serde_json::Value::Null,
-            serde_json::json!({"base_ms": 300000, "inc_ms": 2000}),
+            serde_json::json!({"base_ms": 300000, "increment_ms": 2000}),
         ] {
             post(
                 "options",
@@ -971,7 +971,7 @@ fn screenshots() {
     post(
         "options",
         serde_json::json!({"players": {"red": "human", "blue": "doushou"}, "limits": {"movetime": 1000},
-            "clocks": {"red": {"base_ms": 300000, "inc_ms": 2000}, "blue": {"base_ms": 300000, "inc_ms": 2000}}}),
+            "clocks": {"red": {"base_ms": 300000, "increment_ms": 2000}, "blue": {"base_ms": 300000, "increment_ms": 2000}}}),
     );
     post("navigate", serde_json::json!({"ply": 11}));
     post("review", serde_json::json!({"depth": 6}));

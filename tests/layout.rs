@@ -1,5 +1,6 @@
 //! The layout the README promises, read from the source: no import goes up a
-//! layer, and no two files import each other (inside a folder or across).
+//! layer, and no files import each other in a cycle, of two files or more
+//! (inside a folder or across).
 //! An import is any `crate::` or `super::` path, and a module's path to one of
 //! its own submodules, outside comments and test modules.
 
@@ -17,10 +18,6 @@ const LAYERS: [&[&str]; 8] = [
     &["tools", "tuning", "gui"],
     &["cli"],
 ];
-
-/// Pairs of files that still import each other, each owned by a change in
-/// progress that removes it; an entry that no longer holds must go.
-const KNOWN_MUTUAL: [(&str, &str); 0] = [];
 
 type Module = Vec<String>;
 
@@ -129,11 +126,51 @@ fn group_at(group: &str, segments: &[String]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The byte ranges of the inline modules (`mod name { .. }`) of `text`,
+/// their braces matched outside string and character literals.
+fn inline_modules(text: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("mod ").map(|n| from + n) {
+        from = at + 4;
+        if at > 0 && is_ident(bytes[at - 1] as char) {
+            continue;
+        }
+        let after = text[from..].trim_start_matches(is_ident).trim_start();
+        if !after.starts_with('{') {
+            continue;
+        }
+        let open = text.len() - after.len();
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        for (k, c) in text[open..].char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if in_string => escaped = true,
+                '"' => in_string = !in_string,
+                '{' | '}' if in_string => {}
+                '{' | '}' if text[..open + k].ends_with('\'') => {}
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push(open..open + k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// The files each module imports.
 fn imports(files: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
     let mut out = BTreeMap::new();
     for (module, text) in files {
         let text = code(text);
+        let inline = inline_modules(&text);
         let mut targets = BTreeSet::new();
         let starts: Vec<usize> = text
             .char_indices()
@@ -146,10 +183,9 @@ fn imports(files: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module
             let base: Module = if rest.starts_with("crate::") {
                 Vec::new()
             } else if rest.starts_with("super::") {
-                // `use super::` indented is inside an inline module (tests,
-                // `mod feature { .. }`): it names this very file.
-                let line = &text[text[..i].rfind('\n').map_or(0, |n| n + 1)..i];
-                if line.starts_with(char::is_whitespace) && line.trim() == "use" {
+                // Inside an inline module (`mod x86 { .. }`), `super::`
+                // names this very file.
+                if inline.iter().any(|r| r.contains(&i)) {
                     continue;
                 }
                 module[..module.len().saturating_sub(1)].to_vec()
@@ -201,12 +237,104 @@ fn layer(m: &Module) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&top.as_str()))
 }
 
+/// The import cycles of `graph`: each set of two modules or more that all
+/// reach each other (a strongly connected component, by Tarjan's
+/// algorithm), as one cycle through its smallest module.
+fn cycles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
+    struct Tarjan<'a> {
+        graph: &'a BTreeMap<Module, BTreeSet<Module>>,
+        index: BTreeMap<&'a Module, usize>,
+        low: BTreeMap<&'a Module, usize>,
+        stack: Vec<&'a Module>,
+        on_stack: BTreeSet<&'a Module>,
+        components: Vec<BTreeSet<Module>>,
+    }
+    impl<'a> Tarjan<'a> {
+        fn visit(&mut self, v: &'a Module) {
+            let i = self.index.len();
+            self.index.insert(v, i);
+            self.low.insert(v, i);
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let low = self.low[v].min(self.low[w]);
+                    self.low.insert(v, low);
+                } else if self.on_stack.contains(w) {
+                    let low = self.low[v].min(self.index[w]);
+                    self.low.insert(v, low);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = BTreeSet::new();
+                loop {
+                    let w = self.stack.pop().expect("v is on the stack");
+                    self.on_stack.remove(w);
+                    component.insert(w.clone());
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 {
+                    self.components.push(component);
+                }
+            }
+        }
+    }
+    let mut tarjan = Tarjan {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        components: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !tarjan.index.contains_key(v) {
+            tarjan.visit(v);
+        }
+    }
+    tarjan
+        .components
+        .iter()
+        .map(|component| cycle_through(graph, component))
+        .collect()
+}
+
+/// A shortest cycle through the smallest module of `component`, staying in
+/// it (breadth first, so the message names few files).
+fn cycle_through(
+    graph: &BTreeMap<Module, BTreeSet<Module>>,
+    component: &BTreeSet<Module>,
+) -> Vec<Module> {
+    let start = component.first().expect("a component has a module");
+    let mut came_from: BTreeMap<&Module, &Module> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(v) = queue.pop_front() {
+        for w in graph[v].iter().filter(|w| component.contains(*w)) {
+            if w == start {
+                let mut path = vec![v.clone()];
+                while let Some(&prev) = came_from.get(path.last().unwrap()) {
+                    path.push(prev.clone());
+                }
+                path.reverse();
+                return path;
+            }
+            if !came_from.contains_key(w) {
+                came_from.insert(w, v);
+                queue.push_back(w);
+            }
+        }
+    }
+    unreachable!("every module of a component reaches every other")
+}
+
 #[test]
-fn no_import_goes_up_a_layer_and_no_two_files_import_each_other() {
+fn no_import_goes_up_a_layer_and_no_files_import_each_other_in_a_cycle() {
     let files = modules();
     let graph = imports(&files);
     let mut faults = Vec::new();
-    let mut known_seen = BTreeSet::new();
     for (a, targets) in &graph {
         for b in targets {
             if let (Some(la), Some(lb)) = (layer(a), layer(b))
@@ -218,22 +346,11 @@ fn no_import_goes_up_a_layer_and_no_two_files_import_each_other() {
                     name(b)
                 ));
             }
-            if a < b && graph[b].contains(a) {
-                let pair = (name(a), name(b));
-                if KNOWN_MUTUAL.contains(&(pair.0.as_str(), pair.1.as_str())) {
-                    known_seen.insert(pair);
-                } else {
-                    faults.push(format!("{} and {} import each other", pair.0, pair.1));
-                }
-            }
         }
     }
-    for (a, b) in KNOWN_MUTUAL {
-        if !known_seen.contains(&(a.to_string(), b.to_string())) {
-            faults.push(format!(
-                "{a} and {b} no longer import each other: drop them from KNOWN_MUTUAL"
-            ));
-        }
+    for cycle in cycles(&graph) {
+        let names: Vec<String> = cycle.iter().chain(cycle.first()).map(name).collect();
+        faults.push(format!("an import cycle: {}", names.join(" -> ")));
     }
     for module in files.keys() {
         if !module.is_empty() && layer(module).is_none() {
@@ -241,6 +358,43 @@ fn no_import_goes_up_a_layer_and_no_two_files_import_each_other() {
         }
     }
     assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+#[test]
+fn the_cycle_finder_finds_cycles_of_any_length_and_only_those() {
+    let m = |s: &str| -> Module { vec![s.to_string()] };
+    let graph_of = |edges: &[(&str, &str)]| {
+        let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+        for &(a, b) in edges {
+            graph.entry(m(a)).or_default().insert(m(b));
+            graph.entry(m(b)).or_default();
+        }
+        graph
+    };
+    // A chain and a diamond: no cycle.
+    let dag = graph_of(&[("a", "b"), ("b", "c"), ("a", "c"), ("c", "d"), ("b", "d")]);
+    assert!(cycles(&dag).is_empty());
+    // Two files.
+    let two = graph_of(&[("a", "b"), ("b", "a"), ("b", "c")]);
+    assert_eq!(cycles(&two), [vec![m("a"), m("b")]]);
+    // Three files, and a separate cycle of four with a shortcut.
+    let longer = graph_of(&[
+        ("a", "b"),
+        ("b", "c"),
+        ("c", "a"),
+        ("p", "q"),
+        ("q", "r"),
+        ("r", "s"),
+        ("s", "p"),
+        ("q", "s"),
+        ("s", "x"),
+    ]);
+    let mut found = cycles(&longer);
+    found.sort();
+    assert_eq!(
+        found,
+        [vec![m("a"), m("b"), m("c")], vec![m("p"), m("q"), m("s")]]
+    );
 }
 
 #[test]
@@ -263,10 +417,17 @@ fn the_checker_sees_imports_of_every_form() {
         m("d"),
         "mod inline {\n    use super::*;\n}\n// crate::a::c\n".to_string(),
     );
+    // `super::` in an inline module's code names this file; after it, the
+    // parent again (a brace in a string does not end the module early).
+    files.insert(
+        m("a/e"),
+        "mod x86 {\n    fn f() { let _ = \"}\"; super::g(); }\n}\nuse super::b::W;\n".to_string(),
+    );
     let graph = imports(&files);
     let set = |xs: &[&str]| xs.iter().map(|x| m(x)).collect::<BTreeSet<_>>();
     assert_eq!(graph[&m("a")], set(&["a/b"]));
     assert_eq!(graph[&m("a/b")], set(&["a", "a/c"]));
     assert_eq!(graph[&m("a/c")], set(&["d"]));
     assert_eq!(graph[&m("d")], set(&[]));
+    assert_eq!(graph[&m("a/e")], set(&["a/b"]));
 }

@@ -71,7 +71,8 @@ pub struct AnalyseArgs {
 impl AnalyseArgs {
     /// The analysis these arguments ask for, once the rules and the
     /// evaluation they name are checked.
-    pub fn config(&self) -> Result<AnalyseConfig, AnalyseError> {
+    /// Either refused is a usage error.
+    pub fn config(&self) -> Result<AnalyseConfig, Failure> {
         Ok(AnalyseConfig {
             input: self.input.clone(),
             depth: self.depth,
@@ -84,22 +85,20 @@ impl AnalyseArgs {
             jobs: self.jobs,
             hash: self.hash,
             tablebases: self.tablebases.clone(),
-            rules: self.rules.rules().map_err(AnalyseError::Rules)?,
-            engine_options: self
-                .eval
-                .settings()
-                .map_err(|e| AnalyseError::Eval(e.to_string()))?,
+            rules: (self.rules.rules()).map_err(|e| Failure::usage(AnalyseError::Rules(e)))?,
+            engine_options: self.eval.settings()?,
         })
     }
 }
 
 /// Runs `doushou analyse`; answers the exit code.
 pub fn run(args: &AnalyseArgs) -> i32 {
-    let failure = match args.config().and_then(|config| analyse(&config)) {
-        Ok(all_valid) => return i32::from(!all_valid),
-        Err(AnalyseError::Write(e)) => Failure::Output(e),
-        Err(AnalyseError::Tablebases(e)) => Failure::from(e),
-        Err(e) => Failure::Usage(e.to_string()),
+    let failure = match args.config().map(|config| analyse(&config)) {
+        Err(failure) => failure,
+        Ok(Ok(all_valid)) => return i32::from(!all_valid),
+        Ok(Err(AnalyseError::Write(e))) => Failure::Output(e),
+        Ok(Err(AnalyseError::Tablebases(e))) => Failure::from(e),
+        Ok(Err(e)) => Failure::usage(e),
     };
     failure.report()
 }

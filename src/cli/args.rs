@@ -1,12 +1,12 @@
 //! The clap argument groups that more than one tool's command line takes: the
-//! rule switches and the evaluation; and the ranges of the numbers several
+//! rule switches and the evaluation; `--shard`; and the ranges of the numbers several
 //! tools take, one value parser each, so that every tool refuses the same
 //! values the same way (a usage error, exit code 2).
 
-use crate::engine::Engine;
 use crate::engine::eval::EvalKind;
 use crate::engine::nnue::{self, LoadError};
-use crate::rules::Rules;
+use crate::engine::{Engine, option};
+use crate::rules::{Rules, switch};
 use crate::util::options::OptionError;
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
@@ -35,6 +35,20 @@ where
     RangedU64ValueParser::new().range(1..)
 }
 
+/// A real number that is finite: a rate, a weight.
+pub fn finite(text: &str) -> Result<f64, NotFinite> {
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .ok_or_else(|| NotFinite(text.to_string()))
+}
+
+/// A number [`finite`] refused; holds the text given.
+#[derive(Debug, thiserror::Error)]
+#[error("'{0}' is not a finite number")]
+pub struct NotFinite(String);
+
 /// The rule switches as every tool takes them.
 #[derive(Args, Debug, Clone, Default)]
 pub struct RulesArgs {
@@ -51,7 +65,7 @@ impl RulesArgs {
     pub fn rules(&self) -> Result<Rules, OptionError> {
         let mut rules = Rules::default();
         if let Some(v) = &self.variant {
-            rules.set("UCI_Variant", v)?;
+            rules.set(switch::VARIANT, v)?;
         }
         rules.apply_settings(self.set.iter().map(String::as_str))?;
         Ok(rules)
@@ -61,7 +75,7 @@ impl RulesArgs {
     pub fn settings(&self) -> Vec<(String, String)> {
         let mut out = Vec::new();
         if let Some(v) = &self.variant {
-            out.push(("UCI_Variant".to_string(), v.clone()));
+            out.push((switch::VARIANT.to_string(), v.clone()));
         }
         for s in &self.set {
             if let Some((n, v)) = s.split_once('=') {
@@ -118,10 +132,10 @@ impl EvalArgs {
                 path: path.clone(),
                 error,
             })?;
-            out.push(("EvalFile".to_string(), path.display().to_string()));
+            out.push((option::EVAL_FILE.to_string(), path.display().to_string()));
         }
         if let Some(kind) = &self.eval {
-            out.push(("Eval".to_string(), kind.clone()));
+            out.push((option::EVAL.to_string(), kind.clone()));
         }
         Ok(out)
     }
@@ -130,6 +144,38 @@ impl EvalArgs {
     pub fn apply(&self, engine: &mut Engine) -> Result<(), EvalArgsError> {
         Ok(engine.set_options(&self.settings()?)?)
     }
+}
+
+/// Why a `--shard` argument cannot be used; each message names the argument.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// Not of the form `I/N` or `env/N` with numbers.
+    #[error("--shard {0}: expected I/N (e.g. 0/4) or env/N")]
+    Form(String),
+    /// `env/N` given, but the job runner set no index.
+    #[error("--shard {0}: JOB_COMPLETION_INDEX is not set")]
+    NoJobIndex(String),
+    /// The index is not below the count (or the count is 0).
+    #[error("--shard {0}: the index must be below the count")]
+    OutOfRange(String),
+}
+
+/// `--shard I/N`, or `env/N` for the index in `JOB_COMPLETION_INDEX` (`selfplay`'s and `tb generate`'s).
+pub fn parse_shard(text: &str) -> Result<(usize, usize), ShardError> {
+    let bad = || ShardError::Form(text.to_string());
+    let (index, count) = text.split_once('/').ok_or_else(bad)?;
+    let index = if index == "env" {
+        std::env::var("JOB_COMPLETION_INDEX")
+            .map_err(|_| ShardError::NoJobIndex(text.to_string()))?
+    } else {
+        index.to_string()
+    };
+    let index: usize = index.trim().parse().map_err(|_| bad())?;
+    let count: usize = count.trim().parse().map_err(|_| bad())?;
+    if count == 0 || index >= count {
+        return Err(ShardError::OutOfRange(text.to_string()));
+    }
+    Ok((index, count))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use crate::cli::args::{self, RulesArgs};
 use crate::cli::exit::{Failure, write_out};
-use crate::engine::{Engine, SearchControl};
+use crate::engine::{Engine, SearchControl, option};
 use clap::Args;
 
 /// Arguments of `doushou bench`.
@@ -31,8 +31,8 @@ pub struct BenchArgs {
 pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let mut engine = Engine::new();
     engine.set_rules(args.rules.rules()?);
-    engine.set_option("Threads", Some(&args.threads.to_string()))?;
-    engine.set_option("Hash", Some(&args.hash.to_string()))?;
+    engine.set_option(option::THREADS, Some(&args.threads.to_string()))?;
+    engine.set_option(option::HASH, Some(&args.hash.to_string()))?;
     args.eval.apply(&mut engine)?;
     let control = SearchControl::default();
     let mut write_error = None;
@@ -52,7 +52,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     );
     match (write_error, ran) {
         (Some(e), _) => Err(e),
-        (None, Err(why)) => Err(Failure::Input(why.to_string())),
+        (None, Err(why)) => Err(Failure::input(why)),
         (None, Ok(_)) => Ok(()),
     }
 }

@@ -2,6 +2,8 @@
 //! on stderr, and [`write_out`] is how a tool writes its output so that a
 //! failed write is seen.
 
+use std::error::Error;
+use std::fmt;
 use std::io::{ErrorKind, Write};
 
 /// Why a tool failed, which decides its exit code.
@@ -10,26 +12,63 @@ pub enum Failure {
     /// The command line asks for something impossible (an unknown rule, a
     /// value out of range, a net file that cannot be used): exit code 2, as
     /// clap's own usage errors.
-    Usage(String),
+    Usage(Cause),
     /// What the tool was given or met while it ran was wrong (a position, a
     /// file, an engine): exit code 1.
-    Input(String),
+    Input(Cause),
     /// Writing the tool's output failed: exit code 1, or quietly when the
     /// reader closed the pipe.
     Output(std::io::Error),
 }
 
+/// The typed error a tool failed with, kept whole (with its sources) until it
+/// is printed. Built only from an error type, never from a bare message, so
+/// every cause has its own variant somewhere.
+#[derive(Debug)]
+pub struct Cause(Box<dyn Error + Send + Sync>);
+
+impl<E: Error + Send + Sync + 'static> From<E> for Cause {
+    fn from(e: E) -> Cause {
+        Cause(Box::new(e))
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Failure {
+    /// A usage error (exit code 2) caused by `e`.
+    pub fn usage(e: impl Error + Send + Sync + 'static) -> Failure {
+        Failure::Usage(e.into())
+    }
+
+    /// An input error (exit code 1) caused by `e`.
+    pub fn input(e: impl Error + Send + Sync + 'static) -> Failure {
+        Failure::Input(e.into())
+    }
+}
+
 impl From<crate::util::options::OptionError> for Failure {
     /// A rule or engine option the command line set wrongly.
     fn from(e: crate::util::options::OptionError) -> Failure {
-        Failure::Usage(e.to_string())
+        Failure::usage(e)
     }
 }
 
 impl From<crate::cli::args::EvalArgsError> for Failure {
     /// `--eval`/`--eval-file` named an evaluation that cannot be used.
     fn from(e: crate::cli::args::EvalArgsError) -> Failure {
-        Failure::Usage(e.to_string())
+        Failure::usage(e)
+    }
+}
+
+impl From<crate::cli::args::ShardError> for Failure {
+    /// A shard the command line cannot have is a usage error.
+    fn from(e: crate::cli::args::ShardError) -> Failure {
+        Failure::usage(e)
     }
 }
 
@@ -40,10 +79,10 @@ impl From<crate::tuning::data::TuneError> for Failure {
     fn from(e: crate::tuning::data::TuneError) -> Failure {
         use crate::tuning::data::TuneError;
         match e {
-            TuneError::Io { .. } | TuneError::Output { .. } => Failure::Usage(e.to_string()),
+            TuneError::Io { .. } | TuneError::Output { .. } => Failure::usage(e),
             TuneError::Parse { .. }
             | TuneError::BadWeights { .. }
-            | TuneError::NotEnoughData(_) => Failure::Input(e.to_string()),
+            | TuneError::NotEnoughData(_) => Failure::input(e),
         }
     }
 }
@@ -53,24 +92,23 @@ impl From<crate::tb::TbError> for Failure {
     /// that cannot be read or holds no table is a usage error (2), as any
     /// file named on the command line that cannot be opened; a table that
     /// is there but refused (corrupted, made under other rules) is bad
-    /// input (1).
+    /// input (1), and so is a machine that cannot start the threads.
     fn from(e: crate::tb::TbError) -> Failure {
         use crate::tb::TbError;
-        let why = format!("tablebases: {e}");
-        match e {
-            TbError::Io { .. } | TbError::NoTables(_) => Failure::Usage(why),
-            TbError::Invalid { .. } | TbError::Missing(_) | TbError::TooLong(_) => {
-                Failure::Input(why)
-            }
+        let usage = matches!(e, TbError::Io { .. } | TbError::NoTables(_));
+        let why = Tablebases(e);
+        if usage {
+            Failure::usage(why)
+        } else {
+            Failure::input(why)
         }
     }
 }
 
-impl From<String> for Failure {
-    fn from(why: String) -> Failure {
-        Failure::Input(why)
-    }
-}
+/// A tablebase error as every tool reports it: said to be the tables'.
+#[derive(Debug, thiserror::Error)]
+#[error("tablebases: {0}")]
+struct Tablebases(#[source] crate::tb::TbError);
 
 /// The exit code of a tool stopped by a closed output pipe: that of a Unix
 /// tool ended by SIGPIPE (128 + 13), so that `set -o pipefail` sees it alike.

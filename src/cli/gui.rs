@@ -38,6 +38,17 @@ pub struct GuiArgs {
     pub rules: RulesArgs,
 }
 
+/// Why the engines of `--engine` cannot be had.
+#[derive(Debug, thiserror::Error)]
+enum EnginesError {
+    /// A word that is not `NAME=CMD`.
+    #[error("--engine {0}: expected NAME=CMD")]
+    NotNameCmd(String),
+    /// This binary, the default engine, cannot be found.
+    #[error("cannot find this binary: {0}")]
+    NoExe(#[source] std::io::Error),
+}
+
 /// The engines of `--engine NAME=CMD` words, or this binary when none is given.
 /// A word that is not `NAME=CMD` is a usage error; not finding this binary
 /// is not the command line's fault. `--tablebases` is given to this
@@ -47,26 +58,14 @@ fn engines(args: &GuiArgs) -> Result<Vec<EngineSpec>, Failure> {
     for word in &args.engines {
         let (name, command) = word
             .split_once('=')
-            .ok_or_else(|| Failure::Usage(format!("--engine {word}: expected NAME=CMD")))?;
+            .ok_or_else(|| Failure::usage(EnginesError::NotNameCmd(word.clone())))?;
         let spec = EngineSpec::parse(&[], &[format!("name={name}"), format!("cmd={command}")])
-            .map_err(|e| Failure::Usage(e.to_string()))?;
+            .map_err(Failure::usage)?;
         specs.push(spec);
     }
     if specs.is_empty() {
-        let exe = std::env::current_exe()
-            .map_err(|e| Failure::Input(format!("cannot find this binary: {e}")))?;
-        specs.push(EngineSpec {
-            name: "doushou".into(),
-            program: exe.to_string_lossy().into_owned(),
-            args: Vec::new(),
-            dir: None,
-            options: args
-                .tablebases
-                .iter()
-                .map(|dir| ("TablebasePath".into(), dir.to_string_lossy().into_owned()))
-                .collect(),
-            limits: Default::default(),
-        });
+        let this = gui::this_engine(args.tablebases.as_deref());
+        specs.push(this.map_err(|e| Failure::input(EnginesError::NoExe(e)))?);
     }
     dedupe_names(&mut specs);
     Ok(specs)
@@ -92,6 +91,6 @@ pub fn run(args: &GuiArgs) -> Result<(), Failure> {
     gui::serve(config).map_err(|e| match e {
         // A reader that went away before the address line ends it quietly.
         GuiError::Stdout(e) => Failure::Output(e),
-        e => Failure::Input(e.to_string()),
+        e => Failure::input(e),
     })
 }

@@ -2,18 +2,11 @@
 
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
-use crate::client::{self, EngineLimits, EngineSpec, TimeControl, dedupe_names};
-use crate::tools::matches::game::Referee;
-use crate::tools::matches::openings::{DEFAULT_OPENINGS, Opening, parse_openings, random_openings};
-use crate::tools::matches::stats::Sprt;
-use crate::tools::matches::{ConfigError, MatchConfig, resume_match, run_match};
+use crate::client::{self, EngineLimits, TimeControl};
+use crate::tools::matches::config::{MatchRequest, OpeningSource};
+use crate::tools::matches::{ConfigError, MatchConfig, MatchError, resume_match, run_match};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
-use std::time::Duration;
-
-/// The longest wait the referee accepts from the command line (a year, in
-/// ms): beyond it deadlines could overflow the clock.
-const MAX_WAIT_MS: u64 = 365 * 24 * 3600 * 1000;
 
 /// Arguments of `doushou match`: engine-vs-engine games refereed by the
 /// project's rules, with statistics.
@@ -98,107 +91,36 @@ pub struct MatchArgs {
 impl MatchArgs {
     /// The match these arguments describe, every input checked.
     pub fn config(&self) -> Result<MatchConfig, ConfigError> {
-        let rules = self.rules.rules().map_err(|e| ConfigError(e.to_string()))?;
-        let defaults = EngineLimits {
-            tc: self.tc,
-            movetime: self.movetime,
-            depth: self.depth,
-            nodes: self.nodes,
+        let openings = match (&self.openings, self.random_plies) {
+            (Some(path), _) => OpeningSource::File(path.clone()),
+            (None, Some(plies)) => OpeningSource::Random {
+                plies,
+                seed: self.seed,
+            },
+            (None, None) => OpeningSource::BuiltIn,
         };
-        let mut engines = self
-            .engines
-            .0
-            .iter()
-            .map(|words| EngineSpec::parse(&self.each, words))
-            .collect::<Result<Vec<_>, _>>()?;
-        if engines.len() < 2 {
-            return Err(ConfigError("a match needs two --engine or more".into()));
-        }
-        for e in &mut engines {
-            e.limits = e.limits.or(defaults);
-            if e.limits.is_empty() {
-                return Err(ConfigError(format!(
-                    "engine '{}' has no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes=)",
-                    e.name
-                )));
-            }
-        }
-        dedupe_names(&mut engines);
-        let openings = self.openings(rules)?;
-        let games = self.games.unwrap_or(if self.random_plies.is_some() {
-            100
-        } else {
-            2 * openings.len()
-        });
-        let sprt = match &self.sprt {
-            Some(words) => {
-                if engines.len() != 2 {
-                    return Err(ConfigError("--sprt needs exactly two engines".into()));
-                }
-                Some(Sprt::parse(words).map_err(|e| ConfigError(e.to_string()))?)
-            }
-            None => None,
-        };
-        if !(1..=1_000_000).contains(&games) {
-            return Err(ConfigError("--games must be from 1 to 1000000".into()));
-        }
-        Ok(MatchConfig {
-            engines,
-            referee: Referee {
-                rules,
-                rule_settings: self.rules.settings(),
-                margin_ms: self.time_margin.min(MAX_WAIT_MS),
-                start_timeout: Duration::from_millis(self.start_timeout.clamp(1, MAX_WAIT_MS)),
-                hang_timeout: Duration::from_millis(self.hang_timeout.clamp(1, MAX_WAIT_MS)),
-                max_plies: self.max_plies,
+        MatchConfig::new(MatchRequest {
+            engines: self.engines.0.clone(),
+            each: self.each.clone(),
+            limits: EngineLimits {
+                tc: self.tc,
+                movetime: self.movetime,
+                depth: self.depth,
+                nodes: self.nodes,
             },
             openings,
-            games_per_pair: games,
-            concurrency: self.concurrency.max(1),
-            sprt,
+            games: self.games,
+            concurrency: self.concurrency,
+            sprt: self.sprt.clone(),
             pgn: self.pgn.clone(),
             json: self.json.clone(),
+            rules: self.rules.rules()?,
+            rule_settings: self.rules.settings(),
+            time_margin_ms: self.time_margin,
+            start_timeout_ms: self.start_timeout,
+            hang_timeout_ms: self.hang_timeout,
+            max_plies: self.max_plies,
         })
-    }
-
-    fn openings(&self, rules: crate::rules::Rules) -> Result<Vec<Opening>, ConfigError> {
-        if let Some(plies) = self.random_plies {
-            if plies > 1000 {
-                return Err(ConfigError("--random-plies must be at most 1000".into()));
-            }
-            let pairs = self.games.unwrap_or(100).clamp(1, 1_000_000).div_ceil(2);
-            let openings = random_openings(pairs, plies, self.seed, rules);
-            if openings.is_empty() {
-                return Err(ConfigError(format!(
-                    "no opening of {plies} random plies could be made"
-                )));
-            }
-            return Ok(openings);
-        }
-        match &self.openings {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| ConfigError(format!("--openings {}: {e}", path.display())))?;
-                parse_openings(&text, rules)
-                    .map_err(|e| ConfigError(format!("--openings {}: {e}", path.display())))
-            }
-            None => {
-                // The built-in set was made under the default rules: under other
-                // rules drop the few that do not fit rather than refuse to play.
-                let mut kept = Vec::new();
-                for line in DEFAULT_OPENINGS.lines() {
-                    if let Ok(mut one) = parse_openings(line, rules) {
-                        kept.append(&mut one);
-                    }
-                }
-                if kept.is_empty() {
-                    return Err(ConfigError(
-                        "no built-in opening is legal under these rules: give --openings or --random-plies".into(),
-                    ));
-                }
-                Ok(kept)
-            }
-        }
     }
 }
 
@@ -254,36 +176,24 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             // A record that is not there is a mistyped command line (exit 2);
             // one that cannot be read back is bad input (exit 1).
             if !record.is_file() {
-                return Err(Failure::Usage(format!(
-                    "--resume {}: no such file",
-                    record.display()
-                )));
+                return Err(Failure::usage(MatchError::NoRecord(record.clone())));
             }
             stop_on_interrupt();
             resume_match(record)
         }
         None => {
-            let config = args.config().map_err(|e| Failure::Usage(e.to_string()))?;
+            let config = args.config().map_err(Failure::usage)?;
             stop_on_interrupt();
             run_match(&config)
         }
     }
-    .map_err(|e| Failure::Input(e.to_string()))?;
+    .map_err(Failure::input)?;
     write_out(&summary.table())?;
     if summary.interrupted {
-        let record = args.resume.as_ref().or(args.json.as_ref());
-        return Err(Failure::Input(match record {
-            Some(path) => format!(
-                "interrupted after {} of {} games; to play the rest: doushou match --resume {}",
-                summary.games.len(),
-                summary.planned,
-                path.display()
-            ),
-            None => format!(
-                "interrupted after {} of {} games (give --json to be able to resume)",
-                summary.games.len(),
-                summary.planned
-            ),
+        return Err(Failure::input(MatchError::Interrupted {
+            played: summary.games.len(),
+            planned: summary.planned,
+            record: args.resume.as_ref().or(args.json.as_ref()).cloned(),
         }));
     }
     Ok(())

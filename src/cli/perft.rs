@@ -32,8 +32,7 @@ pub struct PerftArgs {
 pub fn run(args: &PerftArgs) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
     let fen = args.fen.as_deref().unwrap_or(START_FEN);
-    let game = Game::from_fen_and_moves(rules, fen, &args.moves)
-        .map_err(|e| Failure::Input(e.to_string()))?;
+    let game = Game::from_fen_and_moves(rules, fen, &args.moves).map_err(Failure::input)?;
     let start = Instant::now();
     let report = perft_divide(&game, args.depth, args.threads);
     let seconds = start.elapsed().as_secs_f64();

@@ -5,15 +5,15 @@
 //! Exit code: 0 when done, 1 for a bad input file or a failed write, 2 for a
 //! bad command line or an option the engine refuses.
 
+use crate::cli::args::parse_shard;
 use crate::cli::args::{self, EvalArgs, RulesArgs};
 use crate::cli::exit::{Failure, write_out};
-use crate::cli::selfplay::parse_shard;
 use crate::engine::GoLimits;
 use crate::engine::time::TimeLimits;
 use crate::tools::analyse::pool::{Setup, TaskError};
 use crate::tools::races::build::{self, BuildConfig, BuildError, BuildRun};
 use crate::tools::races::score::score_suite;
-use crate::tools::races::{Judge, read_suite};
+use crate::tools::races::{Judge, read_suite_file};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
@@ -94,7 +94,7 @@ impl EngineArgs {
         for option in &self.options {
             let (name, value) = option
                 .split_once('=')
-                .ok_or_else(|| Failure::Usage(format!("--option {option}: expected NAME=VALUE")))?;
+                .ok_or_else(|| Failure::usage(RacesArgError::OptionShape(option.clone())))?;
             engine_options.push((name.trim().to_string(), value.trim().to_string()));
         }
         let setup = Setup {
@@ -116,12 +116,23 @@ impl EngineArgs {
     }
 }
 
+/// What is wrong with a command line of `doushou races` that clap lets by.
+#[derive(Debug, thiserror::Error)]
+pub enum RacesArgError {
+    /// `--option` without `=`.
+    #[error("--option {0}: expected NAME=VALUE")]
+    OptionShape(String),
+    /// `score` with no limit on its searches.
+    #[error("give a limit: --nodes, --depth or --movetime")]
+    NoLimit,
+}
+
 /// An engine that refuses an option is a bad command line; one that refuses a
 /// position is bad input.
 fn engine_failure(e: TaskError) -> Failure {
     match e {
-        TaskError::Option(_) => Failure::Usage(e.to_string()),
-        _ => Failure::Input(e.to_string()),
+        TaskError::Option(_) => Failure::usage(e),
+        _ => Failure::input(e),
     }
 }
 
@@ -197,12 +208,12 @@ fn run_build(args: &BuildArgs) -> Result<(), Failure> {
         inputs: args.games.clone(),
         rules: args.rules.rules()?,
         out: args.out.clone(),
-        shard: parse_shard(&args.shard).map_err(|e| Failure::Usage(e.to_string()))?,
+        shard: parse_shard(&args.shard)?,
         jobs: args.engine.jobs(),
     };
     let summary = build::build(&run).map_err(|e| match e {
         BuildError::Search(e) => engine_failure(e),
-        e => Failure::Input(e.to_string()),
+        e => Failure::input(e),
     })?;
     write_out(&format!(
         "{} games in this shard, {} done before, {} entries found this run: {}\n",
@@ -217,11 +228,8 @@ fn run_score(args: &ScoreArgs) -> Result<(), Failure> {
     let limits = args
         .limits
         .limits()
-        .ok_or_else(|| Failure::Usage("give a limit: --nodes, --depth or --movetime".into()))?;
-    let text = std::fs::read_to_string(&args.suite)
-        .map_err(|e| Failure::Input(format!("cannot read {}: {e}", args.suite.display())))?;
-    let entries =
-        read_suite(&text).map_err(|e| Failure::Input(format!("{}: {e}", args.suite.display())))?;
+        .ok_or_else(|| Failure::usage(RacesArgError::NoLimit))?;
+    let entries = read_suite_file(&args.suite).map_err(Failure::input)?;
     let setup = args.engine.setup(limits)?;
     let mut written = Ok(());
     let score = score_suite(&entries, &setup, args.engine.jobs(), |i, answer| {

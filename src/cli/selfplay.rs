@@ -4,9 +4,8 @@
 
 use crate::cli::args::{self, EvalArgs, RulesArgs};
 use crate::cli::exit::Failure;
-use crate::tuning::selfplay::{self, SelfplayConfig, SelfplayError};
+use crate::tuning::selfplay::{self, FileRunError, SelfplayConfig, SelfplayError};
 use clap::Args;
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -72,16 +71,13 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         max_plies: args.max_plies,
         hash_mb: args.hash,
         rules: args.rules.rules()?,
-        shard: parse_shard(&args.shard)?,
+        shard: args::parse_shard(&args.shard)?,
         engine_options: args.eval.settings()?,
     };
     // Refuse a bad configuration before creating (and emptying) the output.
-    config.check().map_err(|e| Failure::Usage(e.to_string()))?;
-    let file = std::fs::File::create(&args.out)
-        .map_err(|e| Failure::Usage(format!("cannot create {}: {e}", args.out.display())))?;
-    let mut out = BufWriter::new(file);
+    config.check().map_err(Failure::usage)?;
     let mut last = Instant::now();
-    let summary = selfplay::run(&config, &mut out, &mut |p| {
+    let summary = selfplay::run_to_file(&config, &args.out, &mut |p| {
         // About one line every ten seconds, and the last one always.
         if p.games == p.total || last.elapsed().as_secs() >= 10 {
             last = Instant::now();
@@ -99,8 +95,12 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
     })
     .map_err(|e| match e {
         // `--out /dev/stdout | head -1`: the reader went away, a quiet end.
-        SelfplayError::Io(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Failure::Output(e),
-        e => Failure::Input(format!("{}: {e}", args.out.display())),
+        FileRunError::Run {
+            source: SelfplayError::Io(e),
+            ..
+        } if e.kind() == std::io::ErrorKind::BrokenPipe => Failure::Output(e),
+        e @ FileRunError::Create { .. } => Failure::usage(e),
+        e => Failure::input(e),
     })?;
     eprintln!(
         "selfplay: wrote {} positions from {} games to {} in {:.0} s",
@@ -110,43 +110,4 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         summary.seconds
     );
     Ok(())
-}
-
-/// Why a `--shard` argument cannot be used; each message names the argument.
-#[derive(Debug, thiserror::Error)]
-pub enum ShardError {
-    /// Not of the form `I/N` or `env/N` with numbers.
-    #[error("--shard {0}: expected I/N (e.g. 0/4) or env/N")]
-    Form(String),
-    /// `env/N` given, but the job runner set no index.
-    #[error("--shard {0}: JOB_COMPLETION_INDEX is not set")]
-    NoJobIndex(String),
-    /// The index is not below the count (or the count is 0).
-    #[error("--shard {0}: the index must be below the count")]
-    OutOfRange(String),
-}
-
-impl From<ShardError> for Failure {
-    /// A shard the command line cannot have is a usage error.
-    fn from(e: ShardError) -> Failure {
-        Failure::Usage(e.to_string())
-    }
-}
-
-/// `I/N`, or `env/N` for the index in `JOB_COMPLETION_INDEX` (also `tb generate`'s).
-pub fn parse_shard(text: &str) -> Result<(usize, usize), ShardError> {
-    let bad = || ShardError::Form(text.to_string());
-    let (index, count) = text.split_once('/').ok_or_else(bad)?;
-    let index = if index == "env" {
-        std::env::var("JOB_COMPLETION_INDEX")
-            .map_err(|_| ShardError::NoJobIndex(text.to_string()))?
-    } else {
-        index.to_string()
-    };
-    let index: usize = index.trim().parse().map_err(|_| bad())?;
-    let count: usize = count.trim().parse().map_err(|_| bad())?;
-    if count == 0 || index >= count {
-        return Err(ShardError::OutOfRange(text.to_string()));
-    }
-    Ok((index, count))
 }

@@ -35,6 +35,7 @@ pub enum TbAction {
 
 /// Arguments of `doushou tb generate`.
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["max_pieces", "material"])))]
 pub struct GenerateArgs {
     /// Every material with this many pieces or fewer, each side having one.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=4))]
@@ -84,68 +85,47 @@ pub fn run(args: &TbArgs) -> Result<i32, Failure> {
 
 fn generate(args: &GenerateArgs) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
-    let (shard, shards) = super::selfplay::parse_shard(&args.shard)?;
-    let mut targets: Vec<Material> = Vec::new();
-    if let Some(n) = args.max_pieces {
-        for k in 2..=n {
-            targets.extend(Material::all_canonical(k));
-        }
-    }
-    for spec in &args.material {
-        let m: Material = spec
-            .parse()
-            .map_err(|e: tb::MaterialError| Failure::Usage(e.to_string()))?;
-        if !targets.contains(&m.canonical()) {
-            targets.push(m.canonical());
-        }
-    }
-    if targets.is_empty() {
-        return Err(Failure::Usage(
-            "nothing to generate: give --max-pieces N or --material SPEC".into(),
-        ));
-    }
-    // Shards split the largest materials asked for; smaller ones are the
-    // dependencies every shard makes or reads.
-    let top = targets.iter().map(|m| m.count()).max().unwrap_or(0);
-    let (small, large): (Vec<Material>, Vec<Material>) =
-        targets.into_iter().partition(|m| m.count() < top);
-    let first = large.len() * shard / shards;
-    let last = large.len() * (shard + 1) / shards;
-    let mut mine = if shard == 0 { small } else { Vec::new() };
-    mine.extend_from_slice(&large[first..last]);
+    let shard = super::args::parse_shard(&args.shard)?;
+    let named = (args.material.iter())
+        .map(|spec| spec.parse::<Material>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(Failure::usage)?;
+    let mine = tb::shard_of(tb::targets(args.max_pieces, &named), shard);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::Input(format!("cannot start {threads} threads: {e}")))?;
     let start = Instant::now();
     let (mut made, mut total_bytes) = (0, 0u64);
-    pool.install(|| {
-        tb::generate(&args.out, rules, &mine, |g| {
-            total_bytes += g.bytes;
-            if !g.skipped {
-                made += 1;
+    tb::generate_on(threads, &args.out, rules, &mine, |g| {
+        total_bytes += g.bytes;
+        if !g.skipped {
+            made += 1;
+        }
+        eprintln!(
+            "tb: {:<8} {:>10} bytes, longest win {:>3}, {}",
+            g.material.to_string(),
+            g.bytes,
+            g.longest,
+            if g.skipped {
+                "kept (valid file found)".to_string()
+            } else {
+                format!("made in {:.2} s", g.seconds)
             }
-            eprintln!(
-                "tb: {:<8} {:>10} bytes, longest win {:>3}, {}",
-                g.material.to_string(),
-                g.bytes,
-                g.longest,
-                if g.skipped {
-                    "kept (valid file found)".to_string()
-                } else {
-                    format!("made in {:.2} s", g.seconds)
-                }
-            );
-        })
+        );
     })?;
     eprintln!(
         "tb: {made} tables made, {total_bytes} bytes in all, {:.1} s on {threads} threads",
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Why `tb probe` stopped before its last position.
+#[derive(Debug, thiserror::Error)]
+enum ProbeError {
+    /// Standard input could not be read.
+    #[error("reading standard input: {0}")]
+    Stdin(#[source] std::io::Error),
 }
 
 fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
@@ -165,8 +145,7 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     for p in &args.positions {
         if p == "-" {
             for line in std::io::stdin().lock().lines() {
-                let line =
-                    line.map_err(|e| Failure::Input(format!("reading standard input: {e}")))?;
+                let line = line.map_err(|source| Failure::input(ProbeError::Stdin(source)))?;
                 if !line.trim().is_empty() {
                     answer(&line)?;
                 }

@@ -81,8 +81,8 @@ impl From<TrainError> for Failure {
             | TrainError::Hidden(_)
             | TrainError::CheckpointDiffers { .. }
             | TrainError::Unusable { .. }
-            | TrainError::Data(TuneError::Io { .. }) => Failure::Usage(e.to_string()),
-            _ => Failure::Input(e.to_string()),
+            | TrainError::Data(TuneError::Io { .. }) => Failure::usage(e),
+            _ => Failure::input(e),
         }
     }
 }

@@ -18,10 +18,10 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = 2000, value_parser = crate::cli::args::positive::<usize>())]
     pub epochs: usize,
     /// Adam's step in centipawns (about how far a weight moves per epoch at first).
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = crate::cli::args::finite)]
     pub learning_rate: f64,
     /// Pull of each weight towards its starting value (keeps rare features put).
-    #[arg(long, default_value_t = 1e-9)]
+    #[arg(long, default_value_t = 1e-9, value_parser = crate::cli::args::finite)]
     pub l2: f64,
     /// Start from the weights in this file (as `tune` writes them) instead of
     /// those built in.
@@ -42,33 +42,22 @@ pub fn run(args: &TuneArgs) -> Result<(), Failure> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
-            .map_err(|e| Failure::Input(e.to_string()))?;
+            .map_err(Failure::input)?;
     }
-    if args.epochs == 0 || !args.learning_rate.is_finite() || !args.l2.is_finite() {
-        return Err(Failure::Usage(
-            "--epochs must be positive and the rates finite".into(),
-        ));
-    }
-    texel::check_writable(&args.out).map_err(|e| Failure::Usage(e.to_string()))?;
+    texel::check_writable(&args.out).map_err(Failure::usage)?;
     let start = match &args.start {
         Some(path) => texel::parse_weights(path)?,
         None => WEIGHTS,
     };
     let data = texel::load(&args.data)?;
-    let held_out = match data.split {
-        Split::HeldOut { block } => format!(
-            "{} held out for validation, in blocks of {block}",
-            data.held_out()
-        ),
-        Split::None => {
-            log::warn!(
-                "only {} positions (fewer than {}): none held out, so the validation error is the training error and says nothing about overfitting",
-                data.positions(),
-                texel::MIN_HELD_OUT
-            );
-            "none held out: validated on the training positions".to_string()
-        }
-    };
+    if data.split == Split::None {
+        log::warn!(
+            "only {} positions (fewer than {}): none held out, so the validation error is the training error and says nothing about overfitting",
+            data.positions(),
+            texel::MIN_HELD_OUT
+        );
+    }
+    let held_out = data.held_out_text();
     eprintln!(
         "tune: {} positions ({held_out}) from {} games",
         data.positions(),
@@ -84,29 +73,7 @@ pub fn run(args: &TuneArgs) -> Result<(), Failure> {
     let report = texel::tune(&data, &start, &config, &mut |epoch, train, valid| {
         eprintln!("tune: epoch {epoch:>5}  error {train:.6}  validation {valid:.6}");
     });
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let mut header = vec![
-        "The evaluation's weights, written by `doushou tune` (the recipe is in docs/tuning.md)."
-            .to_string(),
-        format!(
-            "Data: {} self-play games, {} quiet positions ({held_out}), from {}.",
-            data.games,
-            data.positions(),
-            files.join(", ")
-        ),
-    ];
-    header.extend(data.runs.iter().map(|r| format!("  run: {r}")));
-    header.push(format!(
-        "Fit: K = {:.6}/cp, {} epochs, learning rate {}, l2 {}; mean squared error {:.6} -> {:.6}, validation {:.6} -> {:.6}.",
-        report.k,
-        report.epochs,
-        args.learning_rate,
-        args.l2,
-        report.train_error.0,
-        report.train_error.1,
-        report.validation_error.0,
-        report.validation_error.1
-    ));
+    let header = texel::weights_header(&data, &args.data, &config, &report);
     texel::write_weights(&args.out, &texel::render_weights(&report.weights, &header))?;
     let in_use = args.out.ends_with("src/engine/weights.rs");
     eprintln!(

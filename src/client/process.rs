@@ -63,6 +63,9 @@ pub struct Line {
     pub at: Instant,
 }
 
+/// Lines an engine wrote, in order, as text.
+pub type Replies = Vec<String>;
+
 enum PipeEvent {
     Line(Line),
     /// Standard output closed: the process ended or closed it.
@@ -381,7 +384,7 @@ impl EngineProcess {
 
     /// `isready` … `readyok`: answers the lines the engine wrote before
     /// `readyok` (the replies to what was sent before `isready`).
-    pub fn sync_lines(&mut self, timeout: Duration) -> Result<Vec<String>, ClientError> {
+    pub fn sync_lines(&mut self, timeout: Duration) -> Result<Replies, ClientError> {
         let start = Instant::now();
         self.send("isready")?;
         let mut before = Vec::new();

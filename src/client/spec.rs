@@ -6,28 +6,84 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
-/// A clock: a base time and an increment per move, in milliseconds.
+/// A clock: a base time and an increment per move, in milliseconds; the
+/// match runner's (`--tc`, its record) and the GUI's (its API) alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeControl {
     /// Time on the clock at the start of the game.
     pub base_ms: u64,
-    /// Time added after each move.
+    /// Time added after each move (none when left out).
+    #[serde(default)]
     pub increment_ms: u64,
 }
 
 /// Why an engine's description or a time control was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SpecError(pub String);
+pub enum SpecError {
+    /// A time (`what`: the time control or its increment) is not seconds.
+    #[error("{what}: '{text}' is not a number of seconds")]
+    NotSeconds {
+        /// Which time.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// A time is negative or absurdly long.
+    #[error("{what}: '{text}' is out of range")]
+    SecondsOutOfRange {
+        /// Which time.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// A time control whose base and increment are both zero.
+    #[error("time control '{0}' gives no time")]
+    NoTime(String),
+    /// A word of `--engine` without `=`.
+    #[error("--engine: '{0}' is not key=value")]
+    NotKeyValue(String),
+    /// A limit that is not a whole number.
+    #[error("--engine: {key}: '{value}' is not a count")]
+    NotCount {
+        /// The limit's key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A limit outside what the command line's own flag takes.
+    #[error("--engine: {key}: '{value}' is out of range ({least} to {most})")]
+    CountOutOfRange {
+        /// The limit's key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// The smallest value taken.
+        least: u64,
+        /// The largest value taken.
+        most: u64,
+    },
+    /// A key `--engine` does not know.
+    #[error(
+        "--engine: unknown key '{0}' (name, cmd, arg, dir, option.<Name>, tc, movetime, depth, nodes)"
+    )]
+    UnknownKey(String),
+    /// An `--engine` without `cmd=`; holds its words.
+    #[error("--engine {0}: no command (cmd=<program>)")]
+    NoCommand(String),
+}
 
 /// Seconds as text (`10`, `0.5`) to milliseconds.
-fn seconds_to_ms(text: &str, what: &str) -> Result<u64, SpecError> {
-    let s: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| SpecError(format!("{what}: '{text}' is not a number of seconds")))?;
+fn seconds_to_ms(text: &str, what: &'static str) -> Result<u64, SpecError> {
+    let s: f64 = text.trim().parse().map_err(|_| SpecError::NotSeconds {
+        what,
+        text: text.to_string(),
+    })?;
     if !(0.0..=1e8).contains(&s) {
-        return Err(SpecError(format!("{what}: '{text}' is out of range")));
+        return Err(SpecError::SecondsOutOfRange {
+            what,
+            text: text.to_string(),
+        });
     }
     Ok((s * 1000.0).round() as u64)
 }
@@ -43,7 +99,7 @@ impl std::str::FromStr for TimeControl {
             increment_ms: seconds_to_ms(inc, "time control increment")?,
         };
         if tc.base_ms == 0 && tc.increment_ms == 0 {
-            return Err(SpecError(format!("time control '{text}' gives no time")));
+            return Err(SpecError::NoTime(text.to_string()));
         }
         Ok(tc)
     }
@@ -148,21 +204,21 @@ impl EngineSpec {
             let word = word.as_ref();
             let (key, value) = word
                 .split_once('=')
-                .ok_or_else(|| SpecError(format!("--engine: '{word}' is not key=value")))?;
-            let number = |what: &str| -> Result<u64, SpecError> {
-                value
-                    .trim()
-                    .parse()
-                    .map_err(|_| SpecError(format!("--engine: {what}: '{value}' is not a count")))
-            };
-            let within = |what: &str, least: u64, most: u64| -> Result<u64, SpecError> {
-                let n = number(what)?;
+                .ok_or_else(|| SpecError::NotKeyValue(word.to_string()))?;
+            let within = |key: &'static str, least: u64, most: u64| -> Result<u64, SpecError> {
+                let n: u64 = value.trim().parse().map_err(|_| SpecError::NotCount {
+                    key,
+                    value: value.to_string(),
+                })?;
                 if (least..=most).contains(&n) {
                     Ok(n)
                 } else {
-                    Err(SpecError(format!(
-                        "--engine: {what}: '{value}' is out of range ({least} to {most})"
-                    )))
+                    Err(SpecError::CountOutOfRange {
+                        key,
+                        value: value.to_string(),
+                        least,
+                        most,
+                    })
                 }
             };
             match key.trim() {
@@ -185,21 +241,13 @@ impl EngineSpec {
                     options.push((opt, value.to_string()));
                 }
                 other => {
-                    return Err(SpecError(format!(
-                        "--engine: unknown key '{other}' (name, cmd, arg, dir, option.<Name>, tc, movetime, depth, nodes)"
-                    )));
+                    return Err(SpecError::UnknownKey(other.to_string()));
                 }
             }
         }
         let Some((program, args)) = command.split_first() else {
-            return Err(SpecError(format!(
-                "--engine {}: no command (cmd=<program>)",
-                words
-                    .iter()
-                    .map(AsRef::as_ref)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )));
+            let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+            return Err(SpecError::NoCommand(words.join(" ")));
         };
         let name = name.filter(|n| !n.is_empty()).unwrap_or_else(|| {
             std::path::Path::new(program)

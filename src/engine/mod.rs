@@ -19,7 +19,7 @@ pub mod tt;
 
 pub use control::SearchControl;
 pub use limits::{GoLimits, MAX_DEPTH};
-pub use options::{DEFAULT_CONTEMPT, EngineOptions};
+pub use options::{DEFAULT_CONTEMPT, EngineOptions, name as option};
 pub use searcher::Searcher;
 
 use crate::rules::{Game, GameError, RULE_OPTIONS, Rules, Side};
@@ -253,7 +253,7 @@ impl Engine {
                 }
             }
         }
-        if name == "Clear Hash" || eval_changed {
+        if name == option::CLEAR_HASH || eval_changed {
             self.searcher.clear_hash();
         }
         log::info!("option {name} = {value}");

@@ -97,9 +97,36 @@ pub(super) fn spin(default: i64, min: i64, max: i64) -> OptionKind {
     OptionKind::Spin { default, min, max }
 }
 
+/// The names of the engine options that other code sets or reads, each
+/// written once: the table below and every tool use these.
+pub mod name {
+    /// Search threads.
+    pub const THREADS: &str = "Threads";
+    /// The transposition table's size, MB.
+    pub const HASH: &str = "Hash";
+    /// The button that empties the transposition table.
+    pub const CLEAR_HASH: &str = "Clear Hash";
+    /// Lines reported.
+    pub const MULTIPV: &str = "MultiPV";
+    /// The kind of evaluation.
+    pub const EVAL: &str = "Eval";
+    /// The net file.
+    pub const EVAL_FILE: &str = "EvalFile";
+    /// The playing strength by level.
+    pub const SKILL_LEVEL: &str = "Skill Level";
+    /// Whether `UCI_Elo` limits the strength.
+    pub const LIMIT_STRENGTH: &str = "UCI_LimitStrength";
+    /// The playing strength by Elo.
+    pub const ELO: &str = "UCI_Elo";
+    /// The tablebases' directory.
+    pub const TABLEBASE_PATH: &str = "TablebasePath";
+    /// Time kept in reserve per move.
+    pub const MOVE_OVERHEAD: &str = "Move Overhead";
+}
+
 /// A `check` option stored in a field of [`EngineOptions`].
 macro_rules! check_option {
-    ($name:literal, $($field:ident).+) => {
+    ($name:expr, $($field:ident).+) => {
         EngineOption {
             name: $name,
             kind: |d| check(d.$($field).+),
@@ -113,7 +140,7 @@ macro_rules! check_option {
 
 /// A `spin` option in `min..=max` stored in a field of [`EngineOptions`].
 macro_rules! spin_option {
-    ($name:literal, $field:ident as $ty:ty, $min:expr, $max:expr) => {
+    ($name:expr, $field:ident as $ty:ty, $min:expr, $max:expr) => {
         EngineOption {
             name: $name,
             kind: |d| spin(d.$field as i64, $min, $max),
@@ -129,7 +156,7 @@ macro_rules! spin_option {
 /// [`EngineOptions`] (so a bad file is refused when set, not at the next
 /// search); `$default` is the value `uci` shows, one that means "none".
 macro_rules! string_option {
-    ($name:literal, $field:ident, $load:path, $default:expr) => {
+    ($name:expr, $field:ident, $load:path, $default:expr) => {
         EngineOption {
             name: $name,
             kind: |_| OptionKind::String { default: $default },
@@ -143,16 +170,16 @@ macro_rules! string_option {
 
 /// Every engine option, in the order `uci` lists them.
 pub(super) const ENGINE_OPTIONS: [EngineOption; 24] = [
-    spin_option!("Threads", threads as usize, 1, 256),
-    spin_option!("Hash", hash_mb as usize, 1, 65536),
+    spin_option!(name::THREADS, threads as usize, 1, 256),
+    spin_option!(name::HASH, hash_mb as usize, 1, 65536),
     EngineOption {
-        name: "Clear Hash",
+        name: name::CLEAR_HASH,
         kind: |_| OptionKind::Button,
         // Clearing is done by set_option, which knows the table.
         apply: |_, _, _, _| Ok(()),
     },
-    spin_option!("MultiPV", multipv as usize, 1, 32),
-    spin_option!("Move Overhead", move_overhead_ms as u64, 0, 5000),
+    spin_option!(name::MULTIPV, multipv as usize, 1, 32),
+    spin_option!(name::MOVE_OVERHEAD, move_overhead_ms as u64, 0, 5000),
     check_option!("Ponder", ponder),
     check_option!("UCI_ShowWDL", show_wdl),
     spin_option!("Contempt", contempt as i32, -1000, 1000),
@@ -163,7 +190,7 @@ pub(super) const ENGINE_OPTIONS: [EngineOption; 24] = [
     check_option!("Search_Aspiration", features.aspiration),
     check_option!("Search_DenExtension", features.den_extension),
     EngineOption {
-        name: "Eval",
+        name: name::EVAL,
         kind: |d| OptionKind::Combo {
             default: d.eval.name(),
             choices: &EvalKind::NAMES,
@@ -173,24 +200,24 @@ pub(super) const ENGINE_OPTIONS: [EngineOption; 24] = [
             Ok(())
         },
     },
-    string_option!("EvalFile", net, load_net, EMBEDDED_NET[1]),
+    string_option!(name::EVAL_FILE, net, load_net, EMBEDDED_NET[1]),
     check_option!("Search_IIR", features.iir),
     check_option!("Search_HistoryLMR", features.history_lmr),
     check_option!("Search_QsDenThreats", features.qs_den_threats),
     spin_option!(
-        "Skill Level",
+        name::SKILL_LEVEL,
         skill_level as i32,
         0,
         skill::FULL_STRENGTH as i64
     ),
-    check_option!("UCI_LimitStrength", limit_strength),
+    check_option!(name::LIMIT_STRENGTH, limit_strength),
     spin_option!(
-        "UCI_Elo",
+        name::ELO,
         uci_elo as i32,
         skill::ELO_MIN as i64,
         skill::ELO_MAX as i64
     ),
-    string_option!("TablebasePath", tablebases, load_tables, NO_TABLES[1]),
+    string_option!(name::TABLEBASE_PATH, tablebases, load_tables, NO_TABLES[1]),
     spin_option!("TablebaseMaxPieces", tb_max_pieces as u32, 0, 8),
 ];
 
@@ -206,11 +233,11 @@ fn load_tables(value: &str) -> Result<Option<Arc<TableSet>>, OptionError> {
     }
     let set =
         TableSet::shared(std::path::Path::new(path), None).map_err(|e| OptionError::Refused {
-            name: "TablebasePath".to_string(),
+            name: name::TABLEBASE_PATH.to_string(),
             value: path.to_string(),
             reason: e.to_string(),
         })?;
-    log::info!("TablebasePath: {path}: {set:?}");
+    log::info!("{}: {path}: {set:?}", name::TABLEBASE_PATH);
     Ok(Some(set))
 }
 
@@ -231,12 +258,13 @@ fn load_net(value: &str) -> Result<Arc<Network>, OptionError> {
         return Ok(nnue::embedded());
     }
     let net = nnue::load(std::path::Path::new(path)).map_err(|e| OptionError::Refused {
-        name: "EvalFile".to_string(),
+        name: name::EVAL_FILE.to_string(),
         value: path.to_string(),
         reason: e.to_string(),
     })?;
     log::info!(
-        "EvalFile: {path} (H {}): {}",
+        "{}: {path} (H {}): {}",
+        name::EVAL_FILE,
         net.hidden(),
         net.description()
     );

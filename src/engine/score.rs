@@ -71,8 +71,8 @@ impl fmt::Display for Score {
     }
 }
 
-/// What a reported score says about the true score: the search's answer, not
-/// the table's ([`super::tt::Bound`] also has "nothing stored").
+/// What a score says about the true score: the search's answer as reported,
+/// and as the transposition table keeps it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ScoreBound {
     /// The true score: it fell inside the search window.

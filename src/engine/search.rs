@@ -14,7 +14,7 @@ use super::nnue::{Accumulator, AccumulatorStack};
 use super::ordering::Heuristics;
 use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
 use super::time::Clock;
-use super::tt::{Bound, score_from_tt, score_to_tt};
+use super::tt::{score_from_tt, score_to_tt};
 use crate::rules::{
     DEN, Game, MAX_MOVES, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules, Side,
 };
@@ -527,10 +527,10 @@ impl<'a> Worker<'a> {
             if !pv_node
                 && e.depth >= depth
                 && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
+                    Some(ScoreBound::Exact) => true,
+                    Some(ScoreBound::Lower) => score >= beta,
+                    Some(ScoreBound::Upper) => score <= alpha,
+                    None => false,
                 }
             {
                 return score;
@@ -539,7 +539,7 @@ impl<'a> Worker<'a> {
         // The table keeps the raw evaluation: the fade depends on the
         // no-capture count, which the key does not hold.
         let raw_eval = match entry {
-            Some(e) if e.bound != Bound::None || e.eval != 0 => e.eval,
+            Some(e) if e.bound.is_some() || e.eval != 0 => e.eval,
             _ => self.static_eval(&pos),
         };
         let static_eval = self.fade_with_no_capture_count(raw_eval, &pos);
@@ -674,11 +674,11 @@ impl<'a> Worker<'a> {
             }
         }
         let bound = if best_score >= beta {
-            Bound::Lower
+            ScoreBound::Lower
         } else if best_score > original_alpha {
-            Bound::Exact
+            ScoreBound::Exact
         } else {
-            Bound::Upper
+            ScoreBound::Upper
         };
         self.shared.tt.store(
             key,

@@ -18,21 +18,17 @@
 //! chosen by the high bits of `key * buckets`, so any bucket count works and the
 //! table is exactly as large as `Hash` allows.
 
-use super::score::TB_BOUND;
+use super::score::{ScoreBound, TB_BOUND};
 use crate::rules::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// What a stored score says about the true score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// Nothing stored: an empty slot (its score means nothing).
-    None = 0,
-    /// The true score is at most this (all moves failed low).
-    Upper = 1,
-    /// The true score is at least this (a move failed high).
-    Lower = 2,
-    /// The true score: it fell inside the search window.
-    Exact = 3,
+/// The bound's two bits in the data word: 0 is an empty slot.
+fn bound_bits(bound: ScoreBound) -> u64 {
+    match bound {
+        ScoreBound::Upper => 1,
+        ScoreBound::Lower => 2,
+        ScoreBound::Exact => 3,
+    }
 }
 
 /// One entry as read back.
@@ -47,8 +43,9 @@ pub struct Probe {
     pub eval: i32,
     /// The depth the score was searched to.
     pub depth: i32,
-    /// What kind of bound the score is.
-    pub bound: Bound,
+    /// What kind of bound the score is; `None` in an empty slot (its score
+    /// means nothing).
+    pub bound: Option<ScoreBound>,
 }
 
 #[derive(Default)]
@@ -73,12 +70,12 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 /// Depths are stored with this offset so that quiescence depths (down to -8) fit in a byte.
 const DEPTH_OFFSET: i32 = 8;
 
-fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+fn pack(m: Move, score: i32, eval: i32, depth: i32, bound: ScoreBound, age: u8) -> u64 {
     (m.bits() as u64)
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
         | (((depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48)
-        | ((bound as u64) << 56)
+        | (bound_bits(bound) << 56)
         | (((age & 63) as u64) << 58)
 }
 
@@ -89,10 +86,10 @@ fn unpack(data: u64) -> Probe {
         eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xFF) as i32 - DEPTH_OFFSET,
         bound: match (data >> 56) & 3 {
-            1 => Bound::Upper,
-            2 => Bound::Lower,
-            3 => Bound::Exact,
-            _ => Bound::None,
+            1 => Some(ScoreBound::Upper),
+            2 => Some(ScoreBound::Lower),
+            3 => Some(ScoreBound::Exact),
+            _ => None,
         },
     }
 }
@@ -218,7 +215,7 @@ impl TranspositionTable {
         score: i32,
         eval: i32,
         depth: i32,
-        bound: Bound,
+        bound: ScoreBound,
     ) {
         let age = self.current_age();
         let bucket = self.bucket(key);
@@ -228,7 +225,7 @@ impl TranspositionTable {
             let data = e.data.load(Ordering::Relaxed);
             if e.check.load(Ordering::Relaxed) ^ data == key {
                 let old = unpack(data);
-                if bound != Bound::Exact && depth + 3 < old.depth && age_of(data) == age {
+                if bound != ScoreBound::Exact && depth + 3 < old.depth && age_of(data) == age {
                     return;
                 }
                 // Keep the old move when the new result has none.
@@ -317,7 +314,7 @@ mod tests {
     fn entries_round_trip_every_field() {
         let tt = TranspositionTable::new(1).unwrap();
         let m = Move::from_bits(5 | 12 << 6).unwrap();
-        tt.store(0xDEAD_BEEF, m, -29_990, 1234, -3, Bound::Lower);
+        tt.store(0xDEAD_BEEF, m, -29_990, 1234, -3, ScoreBound::Lower);
         let p = tt.probe(0xDEAD_BEEF).unwrap();
         assert_eq!(
             p,
@@ -326,7 +323,7 @@ mod tests {
                 score: -29_990,
                 eval: 1234,
                 depth: -3,
-                bound: Bound::Lower
+                bound: Some(ScoreBound::Lower)
             }
         );
         assert!(tt.probe(0xDEAD_BEEF ^ 1).is_none());
@@ -336,10 +333,10 @@ mod tests {
     fn deeper_entries_survive_and_hashfull_counts() {
         let tt = TranspositionTable::new(1).unwrap();
         tt.new_search();
-        tt.store(7, Move::NULL, 10, 0, 20, Bound::Lower);
-        tt.store(7, Move::NULL, 11, 0, 2, Bound::Upper);
+        tt.store(7, Move::NULL, 10, 0, 20, ScoreBound::Lower);
+        tt.store(7, Move::NULL, 11, 0, 2, ScoreBound::Upper);
         assert_eq!(tt.probe(7).unwrap().depth, 20);
-        tt.store(7, Move::NULL, 12, 0, 2, Bound::Exact);
+        tt.store(7, Move::NULL, 12, 0, 2, ScoreBound::Exact);
         assert_eq!(tt.probe(7).unwrap().score, 12);
         for k in 0..100_000u64 {
             tt.store(
@@ -348,7 +345,7 @@ mod tests {
                 0,
                 0,
                 1,
-                Bound::Exact,
+                ScoreBound::Exact,
             );
         }
         assert!(tt.hashfull() > 0);

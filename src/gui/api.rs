@@ -1,6 +1,7 @@
 //! The JSON of the API (docs/gui.md): what requests carry and what the state
 //! of a game looks like.
 
+use crate::client::TimeControl;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -147,17 +148,6 @@ fn some<'de, T: Deserialize<'de>, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
-}
-
-/// A side's time control: a base time and an increment per move.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct TimeControl {
-    /// The time at the start, ms (1 s to 10 h).
-    pub base_ms: u64,
-    /// Added after each of the side's moves, ms (up to 10 min).
-    #[serde(default)]
-    pub inc_ms: u64,
 }
 
 /// One thing for each side, named as the JSON names the sides:

@@ -3,7 +3,8 @@
 //! time used at every change and asks who has run out; engines with a clock
 //! are given `wtime`/`btime` to play on.
 
-use super::api::{ClockView, ClocksView, TimeControl};
+use super::api::{ClockView, ClocksView};
+use crate::client::TimeControl;
 use crate::rules::Side;
 use std::time::Instant;
 
@@ -25,7 +26,7 @@ pub enum ClockError {
 
 /// One side's clock: its control and the time it had at the last charge.
 #[derive(Clone, Copy, Debug)]
-struct Clock {
+struct SideClock {
     control: TimeControl,
     /// Time left at the last charge, ms; negative once the flag fell.
     remaining_ms: i64,
@@ -34,7 +35,7 @@ struct Clock {
 /// Both sides' clocks, either of which may be absent, and the one that runs.
 #[derive(Clone, Debug, Default)]
 pub struct Clocks {
-    sides: [Option<Clock>; 2],
+    sides: [Option<SideClock>; 2],
     /// The side whose clock runs, and since when (the last charge).
     running: Option<(Side, Instant)>,
 }
@@ -47,12 +48,12 @@ impl Clocks {
             if !(1000..=MAX_BASE_MS).contains(&c.base_ms) {
                 return Err(ClockError::Base(c.base_ms));
             }
-            if c.inc_ms > MAX_INC_MS {
-                return Err(ClockError::Increment(c.inc_ms));
+            if c.increment_ms > MAX_INC_MS {
+                return Err(ClockError::Increment(c.increment_ms));
             }
         }
         self.charge();
-        self.sides[side.index()] = control.map(|control| Clock {
+        self.sides[side.index()] = control.map(|control| SideClock {
             control,
             remaining_ms: control.base_ms as i64,
         });
@@ -114,7 +115,7 @@ impl Clocks {
         if clock.remaining_ms <= 0 {
             return true;
         }
-        clock.remaining_ms += clock.control.inc_ms as i64;
+        clock.remaining_ms += clock.control.increment_ms as i64;
         false
     }
 
@@ -126,7 +127,7 @@ impl Clocks {
                 words.push_str(&format!(
                     " {time} {} {inc} {}",
                     left.max(1),
-                    clock.control.inc_ms
+                    clock.control.increment_ms
                 ));
             }
         }
@@ -136,15 +137,7 @@ impl Clocks {
     /// The `TimeControl` tag: `300+2` (seconds) when both sides share one,
     /// each side's otherwise; none without clocks.
     pub fn tag(&self) -> Option<String> {
-        let text = |c: &Option<Clock>| {
-            c.map_or("-".to_string(), |c| {
-                format!(
-                    "{}+{}",
-                    seconds(c.control.base_ms),
-                    seconds(c.control.inc_ms)
-                )
-            })
-        };
+        let text = |c: &Option<SideClock>| c.map_or("-".to_string(), |c| c.control.to_string());
         match &self.sides {
             [None, None] => None,
             [a, b] if a.map(|c| c.control) == b.map(|c| c.control) => Some(text(a)),
@@ -168,15 +161,6 @@ impl Clocks {
     }
 }
 
-/// Milliseconds as seconds, without a fraction when there is none.
-fn seconds(ms: u64) -> String {
-    if ms.is_multiple_of(1000) {
-        (ms / 1000).to_string()
-    } else {
-        format!("{}", ms as f64 / 1000.0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,15 +170,18 @@ mod tests {
         let mut clocks = Clocks::default();
         let control = TimeControl {
             base_ms: 60_000,
-            inc_ms: 1500,
+            increment_ms: 1500,
         };
         clocks.set(Side::Red, Some(control)).unwrap();
         // Refused time controls leave Blue without a clock (the tag below).
-        for (base_ms, inc_ms, error) in [
+        for (base_ms, increment_ms, error) in [
             (5, 0, ClockError::Base(5)),
             (1000, MAX_INC_MS + 1, ClockError::Increment(MAX_INC_MS + 1)),
         ] {
-            let control = TimeControl { base_ms, inc_ms };
+            let control = TimeControl {
+                base_ms,
+                increment_ms,
+            };
             assert_eq!(clocks.set(Side::Blue, Some(control)), Err(error));
         }
         assert_eq!(clocks.tag().as_deref(), Some("red 60+1.5; blue -"));

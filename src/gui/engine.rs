@@ -6,6 +6,7 @@
 use super::limits::{Slot, Slots};
 use crate::client::EngineSpec;
 use crate::client::{ClientError, EngineProcess};
+use crate::protocol::ParseError;
 use crate::protocol::reply::{InfoLine, Reply};
 use crate::rules::Move;
 use std::collections::HashMap;
@@ -45,7 +46,7 @@ pub enum Request {
 
 /// What an engine said or did.
 #[derive(Debug)]
-pub enum Event {
+pub enum EngineEvent {
     /// An `info` line of the search of this generation.
     Info(u64, InfoLine),
     /// The `bestmove` of the search of this generation.
@@ -54,12 +55,35 @@ pub enum Event {
     Configured(Vec<(String, String)>),
     /// The engine failed (would not start, crashed, hung); the process is gone
     /// and the next request starts a new one.
-    Failed(String),
+    Failed(EngineFailure),
+}
+
+/// Why an engine failed, as the game shows it: named.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineFailure {
+    /// It has no process to speak to, or lost it.
+    #[error("engine {name}: {error}")]
+    Seat {
+        /// The engine's name.
+        name: String,
+        /// What happened.
+        #[source]
+        error: SeatError,
+    },
+    /// Its `bestmove` did not read.
+    #[error("engine {name} answered an unreadable move ({error})")]
+    UnreadableMove {
+        /// The engine's name.
+        name: String,
+        /// Why the line did not read.
+        #[source]
+        error: ParseError,
+    },
 }
 
 /// Why an engine thread has no engine to speak to.
 #[derive(Debug, thiserror::Error)]
-enum SeatError {
+pub enum SeatError {
     /// The engine failed: would not start, crashed, hung, said nonsense.
     #[error(transparent)]
     Client(#[from] ClientError),
@@ -83,7 +107,7 @@ impl EngineHandle {
     pub fn start(
         spec: EngineSpec,
         slots: Slots,
-        sink: impl Fn(Event) + Send + 'static,
+        sink: impl Fn(EngineEvent) + Send + 'static,
     ) -> EngineHandle {
         let (requests, inbox) = channel();
         let name = format!("gui-{}", spec.name);
@@ -129,7 +153,7 @@ struct EngineThread {
     /// Options sent to the running process, by lowercase name.
     sent: HashMap<String, (String, String)>,
     searching: Option<Searching>,
-    sink: Box<dyn Fn(Event) + Send>,
+    sink: Box<dyn Fn(EngineEvent) + Send>,
 }
 
 impl EngineThread {
@@ -247,7 +271,7 @@ impl EngineThread {
         }
         let mut confirmed: Vec<(String, String)> = self.sent.values().cloned().collect();
         confirmed.sort();
-        (self.sink)(Event::Configured(confirmed));
+        (self.sink)(EngineEvent::Configured(confirmed));
         Ok(())
     }
 
@@ -294,18 +318,18 @@ impl EngineThread {
             return;
         };
         match text.parse::<Reply>() {
-            Ok(Reply::Info(info)) => (self.sink)(Event::Info(generation, info)),
+            Ok(Reply::Info(info)) => (self.sink)(EngineEvent::Info(generation, info)),
             Ok(Reply::BestMove { best, .. }) => {
                 self.searching = None;
-                (self.sink)(Event::BestMove(generation, best));
+                (self.sink)(EngineEvent::BestMove(generation, best));
             }
             Ok(_) => {}
             Err(e) if text.starts_with("bestmove") => {
                 self.searching = None;
-                (self.sink)(Event::Failed(format!(
-                    "engine {} answered an unreadable move ({e})",
-                    self.spec.name
-                )));
+                (self.sink)(EngineEvent::Failed(EngineFailure::UnreadableMove {
+                    name: self.spec.name.clone(),
+                    error: e,
+                }));
             }
             Err(_) => log::debug!("gui: {} said {text:?}", self.spec.name),
         }
@@ -319,8 +343,11 @@ impl EngineThread {
         }
         self.slot = None;
         self.sent.clear();
-        let message = format!("engine {}: {error}", self.spec.name);
-        log::warn!("gui: {message}");
-        (self.sink)(Event::Failed(message));
+        let failure = EngineFailure::Seat {
+            name: self.spec.name.clone(),
+            error,
+        };
+        log::warn!("gui: {failure}");
+        (self.sink)(EngineEvent::Failed(failure));
     }
 }

@@ -47,27 +47,52 @@ impl HttpRequest {
     }
 }
 
-/// Why a request could not be read: the status to answer (if the client is
-/// still there to hear it) and why.
+/// Why a request could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The connection closed or stalled before a whole request came.
     #[error("reading the request: {0}")]
     Io(#[from] std::io::Error),
-    /// The request is not HTTP as this server reads it.
-    #[error("{status}: {message}")]
-    Refused {
-        /// The status to answer: 400, 411, 413 or 431.
-        status: u16,
-        /// Why, for people.
-        message: String,
-    },
+    /// The first line is not `METHOD /target HTTP/1.x`.
+    #[error("bad request line {0:?}")]
+    RequestLine(String),
+    /// More headers than the server reads.
+    #[error("more than {MAX_HEADERS} headers")]
+    TooManyHeaders,
+    /// A header without `:`.
+    #[error("bad header line {0:?}")]
+    HeaderLine(String),
+    /// A chunked (or otherwise encoded) body.
+    #[error("send the body with a Content-Length")]
+    Encoded,
+    /// A `Content-Length` that is not a number.
+    #[error("Content-Length {0:?}")]
+    Length(String),
+    /// A body over the limit.
+    #[error("the body is over {0} bytes")]
+    BodyTooLarge(usize),
+    /// A head over [`MAX_HEAD`] bytes.
+    #[error("the request head is over {MAX_HEAD} bytes")]
+    HeadTooLarge,
+    /// A head that is not UTF-8.
+    #[error("the request head is not UTF-8")]
+    NotUtf8,
 }
 
-fn refused(status: u16, message: impl Into<String>) -> ReadError {
-    ReadError::Refused {
-        status,
-        message: message.into(),
+impl ReadError {
+    /// The status to answer, if the client is still there to hear it: 400,
+    /// 411, 413 or 431 (`None` for a connection that failed).
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            ReadError::Io(_) => None,
+            ReadError::RequestLine(_)
+            | ReadError::HeaderLine(_)
+            | ReadError::Length(_)
+            | ReadError::NotUtf8 => Some(400),
+            ReadError::Encoded => Some(411),
+            ReadError::BodyTooLarge(_) => Some(413),
+            ReadError::TooManyHeaders | ReadError::HeadTooLarge => Some(431),
+        }
     }
 }
 
@@ -82,10 +107,10 @@ pub fn read_request(stream: &TcpStream, max_body: usize) -> Result<HttpRequest, 
     let (Some(method), Some(target), Some(version), None) =
         (words.next(), words.next(), words.next(), words.next())
     else {
-        return Err(refused(400, format!("bad request line {request_line:?}")));
+        return Err(ReadError::RequestLine(request_line));
     };
     if !version.starts_with("HTTP/1.") || method.is_empty() || !target.starts_with('/') {
-        return Err(refused(400, format!("bad request line {request_line:?}")));
+        return Err(ReadError::RequestLine(request_line));
     }
     let mut headers = Vec::new();
     loop {
@@ -94,10 +119,10 @@ pub fn read_request(stream: &TcpStream, max_body: usize) -> Result<HttpRequest, 
             break;
         }
         if headers.len() == MAX_HEADERS {
-            return Err(refused(431, format!("more than {MAX_HEADERS} headers")));
+            return Err(ReadError::TooManyHeaders);
         }
         let Some((name, value)) = line.split_once(':') else {
-            return Err(refused(400, format!("bad header line {line:?}")));
+            return Err(ReadError::HeaderLine(line));
         };
         headers.push((name.trim().to_string(), value.trim().to_string()));
     }
@@ -108,16 +133,16 @@ pub fn read_request(stream: &TcpStream, max_body: usize) -> Result<HttpRequest, 
         body: Vec::new(),
     };
     if request.header("Transfer-Encoding").is_some() {
-        return Err(refused(411, "send the body with a Content-Length"));
+        return Err(ReadError::Encoded);
     }
     let length = match request.header("Content-Length") {
         None => 0,
         Some(text) => text
             .parse::<usize>()
-            .map_err(|_| refused(400, format!("Content-Length {text:?}")))?,
+            .map_err(|_| ReadError::Length(text.to_string()))?,
     };
     if length > max_body {
-        return Err(refused(413, format!("the body is over {max_body} bytes")));
+        return Err(ReadError::BodyTooLarge(max_body));
     }
     if length > 0
         && request
@@ -141,14 +166,14 @@ fn read_line(head: &mut impl BufRead) -> Result<String, ReadError> {
         return Err(if bytes.is_empty() {
             ReadError::Io(std::io::ErrorKind::UnexpectedEof.into())
         } else {
-            refused(431, format!("the request head is over {MAX_HEAD} bytes"))
+            ReadError::HeadTooLarge
         });
     }
     bytes.pop();
     if bytes.last() == Some(&b'\r') {
         bytes.pop();
     }
-    String::from_utf8(bytes).map_err(|_| refused(400, "the request head is not UTF-8"))
+    String::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)
 }
 
 /// An answer: status, headers and body, written with `Content-Length` and
@@ -231,10 +256,7 @@ mod tests {
     }
 
     fn status(result: Result<HttpRequest, ReadError>) -> Option<u16> {
-        match result {
-            Err(ReadError::Refused { status, .. }) => Some(status),
-            _ => None,
-        }
+        result.err().and_then(|e| e.status())
     }
 
     #[test]

@@ -79,16 +79,16 @@ impl Drop for Slot {
 
 /// The slots every game shares: engine processes and reviews.
 #[derive(Clone, Debug)]
-pub struct Shared {
+pub struct SharedSlots {
     /// Engine processes ([`ENGINES`]).
     pub engines: Slots,
     /// Reviews ([`REVIEWS`]).
     pub reviews: Slots,
 }
 
-impl Default for Shared {
-    fn default() -> Shared {
-        Shared {
+impl Default for SharedSlots {
+    fn default() -> SharedSlots {
+        SharedSlots {
             engines: Slots::new(ENGINES),
             reviews: Slots::new(REVIEWS),
         }

@@ -34,8 +34,8 @@ use api::{
     OptionsRequest, PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,
 };
 use game::GuiGame;
-use http::{HttpRequest, HttpResponse, ReadError};
-use limits::Shared;
+use http::{HttpRequest, HttpResponse};
+use limits::SharedSlots;
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use std::io::Write;
@@ -76,6 +76,26 @@ pub struct GuiConfig {
     pub open: bool,
 }
 
+/// The engine played when none is named: this binary itself, searching with
+/// the tables of `tablebases` when given (`TablebasePath`).
+pub fn this_engine(tablebases: Option<&std::path::Path>) -> std::io::Result<EngineSpec> {
+    let exe = std::env::current_exe()?;
+    Ok(EngineSpec {
+        name: "doushou".into(),
+        program: exe.to_string_lossy().into_owned(),
+        args: Vec::new(),
+        dir: None,
+        options: tablebases
+            .iter()
+            .map(|dir| {
+                let dir = dir.to_string_lossy().into_owned();
+                (crate::engine::option::TABLEBASE_PATH.to_string(), dir)
+            })
+            .collect(),
+        limits: Default::default(),
+    })
+}
+
 /// The running server's shared state.
 struct App {
     engines: Arc<Vec<EngineSpec>>,
@@ -89,7 +109,7 @@ struct App {
     sessions: Mutex<HashMap<String, Arc<GuiGame>>>,
     ids: Mutex<SplitMix64>,
     /// The engine processes and reviews every game shares.
-    shared: Shared,
+    shared: SharedSlots,
     streams: Streams,
 }
 
@@ -172,7 +192,7 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
         port: bound.port(),
         sessions: Mutex::new(HashMap::new()),
         ids: Mutex::new(SplitMix64::new(seed)),
-        shared: Shared::default(),
+        shared: SharedSlots::default(),
         streams: Streams::start().map_err(GuiError::Threads)?,
     });
     let queue = start_threads(&app).map_err(GuiError::Threads)?;
@@ -334,13 +354,14 @@ impl App {
     fn serve_connection(&self, socket: TcpStream) {
         let request = match http::read_request(&socket, MAX_BODY) {
             Ok(request) => request,
-            Err(ReadError::Refused { status, message }) => {
-                log::info!("gui: refused a request: {status} {message}");
-                let _ = error_response(&bad(status, message)).write_to(&mut &socket);
-                return;
-            }
-            Err(ReadError::Io(e)) => {
-                log::debug!("gui: {e}");
+            Err(e) => {
+                match e.status() {
+                    Some(status) => {
+                        log::info!("gui: refused a request: {status} {e}");
+                        let _ = error_response(&bad(status, e.to_string())).write_to(&mut &socket);
+                    }
+                    None => log::debug!("gui: {e}"),
+                }
                 return;
             }
         };
@@ -578,7 +599,7 @@ mod tests {
             port: 1,
             sessions: Mutex::new(HashMap::new()),
             ids: Mutex::new(SplitMix64::new(1)),
-            shared: Shared::default(),
+            shared: SharedSlots::default(),
             streams: Streams::start().unwrap(),
         }
     }

@@ -4,11 +4,11 @@
 //! its socket here; from then on the game's events and a keep-alive comment
 //! every [`KEEPALIVE`] are written by the one streams thread. A write that
 //! fails (the page went) or stalls (for [`STALL`]) closes the stream, and
-//! with it the page's [`Listener`]: when a game's last page goes, its
+//! with it the page's [`Subscription`]: when a game's last page goes, its
 //! analysis stops. At most [`limits::STREAMS`] are open at once.
 
 use super::api::ApiError;
-use super::game::{GuiGame, Listener};
+use super::game::{GuiGame, Subscription};
 use super::limits::{self, Slot, Slots};
 use std::collections::HashMap;
 use std::io::Write;
@@ -32,8 +32,8 @@ const HEAD: &str = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-
 enum Message {
     /// A stream whose head is written: its socket and its slot.
     Open(u64, Box<OpenStream>),
-    /// The page's listener, once it subscribed (after `Open`).
-    Attach(u64, Listener),
+    /// The page's subscription, once it subscribed (after `Open`).
+    Attach(u64, Subscription),
     /// An event for one stream, ready to write.
     Event(u64, Arc<str>),
 }
@@ -44,7 +44,7 @@ struct OpenStream {
     /// Cleared when the stream closes, so that the game drops its sink.
     alive: Arc<AtomicBool>,
     /// Dropped with the stream: the page no longer listens.
-    listener: Option<Listener>,
+    subscription: Option<Subscription>,
     _slot: Slot,
 }
 
@@ -114,17 +114,17 @@ impl Streams {
         let open = OpenStream {
             socket,
             alive: Arc::clone(&alive),
-            listener: None,
+            subscription: None,
             _slot: slot,
         };
         // Sent before the game may send events for it: the thread reads
         // them in this order.
         let _ = to_thread.send(Message::Open(id, Box::new(open)));
         let events = to_thread.clone();
-        let listener = session.subscribe(Box::new(move |event: &str| {
+        let subscription = session.subscribe(Box::new(move |event: &str| {
             alive.load(Ordering::Acquire) && events.send(Message::Event(id, event.into())).is_ok()
         }));
-        let _ = to_thread.send(Message::Attach(id, listener));
+        let _ = to_thread.send(Message::Attach(id, subscription));
     }
 
     fn sender(&self) -> Sender<Message> {
@@ -145,10 +145,10 @@ fn run(inbox: &Receiver<Message>) {
             Ok(Message::Open(id, stream)) => {
                 open.insert(id, stream);
             }
-            Ok(Message::Attach(id, listener)) => {
-                // A stream already closed drops its listener here at once.
+            Ok(Message::Attach(id, subscription)) => {
+                // A stream already closed drops its subscription here at once.
                 if let Some(stream) = open.get_mut(&id) {
-                    stream.listener = Some(listener);
+                    stream.subscription = Some(subscription);
                 }
             }
             Ok(Message::Event(id, text)) => {

@@ -8,7 +8,7 @@ use super::reply::{IdLine, InfoLine, OptionLine, Reply};
 use crate::engine::bench::BenchError;
 use crate::engine::score::{Score, ScoreBound, wdl};
 use crate::engine::search::{Listener, SearchInfo, SearchResult};
-use crate::engine::{Engine, GoError, GoLimits};
+use crate::engine::{Engine, GoError, GoLimits, option};
 use crate::rules::{Move, Outcome, perft_divide_until};
 use crate::util::lines::{CappedLine, read_line_capped};
 use std::io::{BufRead, Write};
@@ -274,7 +274,7 @@ impl Session {
                 // A net chosen for rules it was not made for is said on the
                 // protocol too (`docs/nnue.md`); a rule change is only logged
                 // (stderr), as the built-in net cannot know every switch.
-                if name.trim().eq_ignore_ascii_case("EvalFile")
+                if name.trim().eq_ignore_ascii_case(option::EVAL_FILE)
                     && let Some(warning) = self.engine.eval_warning()
                     && warned.as_ref() != Some(&warning)
                 {

@@ -2,7 +2,7 @@
 //! Repetition, the no-capture limit and the result of a game live here, since
 //! they need the history that a [`Position`] does not keep.
 
-use super::board::Side;
+use super::board::{Side, Square};
 use super::position::{FenError, Move, MoveList, MoveParseError, Position};
 use super::variant::{Repetition, Rules};
 use std::fmt;
@@ -92,9 +92,41 @@ pub enum MoveError {
     Illegal {
         /// The move as written.
         text: String,
-        /// Why the rules refuse it, in words for the user.
-        why: String,
+        /// Why the rules refuse it.
+        why: Illegal,
     },
+}
+
+/// Why the rules refuse a well-formed move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// The game is over.
+    #[error("the game is over ({0})")]
+    GameOver(Outcome),
+    /// The null move (`0000`) is no move of the game.
+    #[error("the null move is not a move of the game")]
+    NullMove,
+    /// No piece stands on the origin.
+    #[error("no piece on {0}")]
+    NoPiece(Square),
+    /// The piece on the origin is the opponent's.
+    #[error("the piece on {square} is not {side}'s")]
+    NotYourPiece {
+        /// The origin.
+        square: Square,
+        /// The side to move.
+        side: Side,
+    },
+    /// The piece cannot go there under the rules in force.
+    #[error("the rules do not allow it")]
+    NotAllowed,
+    /// It would make a position occur a third time under `Repetition=forbid`.
+    #[error(
+        "it would repeat a position a third time ({}={})",
+        super::variant::switch::REPETITION,
+        Repetition::Forbid.name()
+    )]
+    ThirdRepetition,
 }
 
 /// Why a position with moves (`FEN moves m1 m2 ...`) was rejected.
@@ -341,34 +373,32 @@ impl Game {
 
     /// Plays `m` if it is legal here; if not, says why and changes nothing.
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
-        let illegal = |why: String| MoveError::Illegal {
+        let illegal = |why: Illegal| MoveError::Illegal {
             text: m.to_string(),
             why,
         };
         if let Some(outcome) = self.outcome() {
-            return Err(illegal(format!("the game is over ({outcome})")));
+            return Err(illegal(Illegal::GameOver(outcome)));
         }
         if m.is_null() {
-            return Err(illegal("the null move is not a move of the game".into()));
+            return Err(illegal(Illegal::NullMove));
         }
         let side = self.position.side_to_move();
         match self.position.piece_at(m.from()) {
-            None => return Err(illegal(format!("no piece on {}", m.from()))),
+            None => return Err(illegal(Illegal::NoPiece(m.from()))),
             Some(p) if p.side != side => {
-                return Err(illegal(format!(
-                    "the piece on {} is not {side}'s",
-                    m.from()
-                )));
+                return Err(illegal(Illegal::NotYourPiece {
+                    square: m.from(),
+                    side,
+                }));
             }
             Some(_) => {}
         }
         if !self.position.generate(&self.rules).contains(&m) {
-            return Err(illegal("the rules do not allow it".into()));
+            return Err(illegal(Illegal::NotAllowed));
         }
         if self.would_repeat_third(m) {
-            return Err(illegal(
-                "it would repeat a position a third time (Repetition=forbid)".into(),
-            ));
+            return Err(illegal(Illegal::ThirdRepetition));
         }
         self.make(m);
         Ok(())

@@ -101,6 +101,34 @@ pub const VARIANTS: [&str; 2] = ["jungle", "xoudouqi"];
 /// The presets, in the order of [`VARIANTS`].
 const PRESETS: [Rules; 2] = [Rules::JUNGLE, Rules::XOUDOUQI];
 
+/// The protocol names of the rule options, each written once: the table
+/// below and every other place that names one (the GUI's labels, the
+/// tables' header, the net's rule inputs) use these.
+pub mod switch {
+    /// The preset, which sets every switch.
+    pub const VARIANT: &str = "UCI_Variant";
+    /// [`super::Rules::dog_over_wolf`].
+    pub const DOG_OVER_WOLF: &str = "DogOverWolf";
+    /// [`super::Rules::tiger_jump`].
+    pub const TIGER_JUMP: &str = "TigerJump";
+    /// [`super::Rules::lion_jump`].
+    pub const LION_JUMP: &str = "LionJump";
+    /// [`super::Rules::rat_bank_capture`].
+    pub const RAT_BANK_CAPTURE: &str = "RatBankCapture";
+    /// [`super::Rules::rat_water_elephant`].
+    pub const RAT_WATER_ELEPHANT: &str = "RatWaterElephant";
+    /// [`super::Rules::trapped_attacker_powerless`].
+    pub const TRAPPED_ATTACKER_POWERLESS: &str = "TrappedAttackerPowerless";
+    /// [`super::Rules::universal_traps`].
+    pub const UNIVERSAL_TRAPS: &str = "UniversalTraps";
+    /// [`super::Rules::jump_blocked_by`].
+    pub const JUMP_BLOCKED_BY: &str = "JumpBlockedBy";
+    /// [`super::Rules::repetition`].
+    pub const REPETITION: &str = "Repetition";
+    /// [`super::Rules::no_capture_limit`].
+    pub const NO_CAPTURE_LIMIT: &str = "NoCaptureLimit";
+}
+
 /// One rule option: its protocol name, its kind (with the default of the
 /// `jungle` preset and its range), how it reads from the rules and how a
 /// checked value sets it. The one place a rule option is declared: `uci` lists
@@ -116,7 +144,7 @@ pub struct RuleOption {
 
 /// A `check` rule option stored in a field of [`Rules`].
 macro_rules! check_rule {
-    ($name:literal, $field:ident) => {
+    ($name:expr, $field:ident) => {
         RuleOption {
             name: $name,
             kind: OptionKind::Check {
@@ -134,7 +162,7 @@ macro_rules! check_rule {
 /// A `combo` rule option stored in a field of [`Rules`], its values `names`
 /// standing for the choices `all`.
 macro_rules! combo_rule {
-    ($name:literal, $field:ident, $all:expr, $names:expr) => {
+    ($name:expr, $field:ident, $all:expr, $names:expr) => {
         RuleOption {
             name: $name,
             kind: OptionKind::Combo {
@@ -154,7 +182,7 @@ macro_rules! combo_rule {
 /// replaces every switch), then one per field of [`Rules`].
 pub const RULE_OPTIONS: [RuleOption; 11] = [
     RuleOption {
-        name: "UCI_Variant",
+        name: switch::VARIANT,
         kind: OptionKind::Combo {
             default: VARIANTS[0],
             choices: &VARIANTS,
@@ -165,22 +193,35 @@ pub const RULE_OPTIONS: [RuleOption; 11] = [
             Ok(())
         },
     },
-    check_rule!("DogOverWolf", dog_over_wolf),
-    combo_rule!("TigerJump", tiger_jump, TIGER_JUMPS, TIGER_JUMP_NAMES),
-    combo_rule!("LionJump", lion_jump, JumpAxes::ALL, JumpAxes::NAMES),
-    check_rule!("RatBankCapture", rat_bank_capture),
-    check_rule!("RatWaterElephant", rat_water_elephant),
-    check_rule!("TrappedAttackerPowerless", trapped_attacker_powerless),
-    check_rule!("UniversalTraps", universal_traps),
+    check_rule!(switch::DOG_OVER_WOLF, dog_over_wolf),
     combo_rule!(
-        "JumpBlockedBy",
+        switch::TIGER_JUMP,
+        tiger_jump,
+        TIGER_JUMPS,
+        TIGER_JUMP_NAMES
+    ),
+    combo_rule!(switch::LION_JUMP, lion_jump, JumpAxes::ALL, JumpAxes::NAMES),
+    check_rule!(switch::RAT_BANK_CAPTURE, rat_bank_capture),
+    check_rule!(switch::RAT_WATER_ELEPHANT, rat_water_elephant),
+    check_rule!(
+        switch::TRAPPED_ATTACKER_POWERLESS,
+        trapped_attacker_powerless
+    ),
+    check_rule!(switch::UNIVERSAL_TRAPS, universal_traps),
+    combo_rule!(
+        switch::JUMP_BLOCKED_BY,
         jump_blocked_by,
         JumpBlockedBy::ALL,
         JumpBlockedBy::NAMES
     ),
-    combo_rule!("Repetition", repetition, Repetition::ALL, Repetition::NAMES),
+    combo_rule!(
+        switch::REPETITION,
+        repetition,
+        Repetition::ALL,
+        Repetition::NAMES
+    ),
     RuleOption {
-        name: "NoCaptureLimit",
+        name: switch::NO_CAPTURE_LIMIT,
         kind: OptionKind::Spin {
             default: Rules::JUNGLE.no_capture_limit as i64,
             min: 0,

@@ -34,6 +34,15 @@ pub enum TbError {
     /// A material one capture away has no table yet.
     #[error("the table of {0} is needed first")]
     Missing(Material),
+    /// The threads to generate on could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// How many were asked for.
+        threads: usize,
+        /// What the thread pool said.
+        #[source]
+        source: rayon::ThreadPoolBuildError,
+    },
     /// A distance beyond what a table byte holds.
     #[error("a distance of {0} plies is beyond the format's {MAX_DISTANCE}")]
     TooLong(usize),

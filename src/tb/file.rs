@@ -15,7 +15,7 @@
 
 use super::error::{Refusal, TbError};
 use super::index::Material;
-use crate::rules::Rules;
+use crate::rules::{Rules, switch};
 use crate::util::bytes::{ByteReader, fnv1a64};
 use std::path::Path;
 
@@ -26,14 +26,14 @@ pub const VERSION: u32 = 1;
 /// The rule switches that change move generation, and so the tables; the
 /// repetition rule and the no-capture limit are outside the tables.
 pub const TABLE_SWITCHES: [&str; 8] = [
-    "DogOverWolf",
-    "TigerJump",
-    "LionJump",
-    "RatBankCapture",
-    "RatWaterElephant",
-    "TrappedAttackerPowerless",
-    "UniversalTraps",
-    "JumpBlockedBy",
+    switch::DOG_OVER_WOLF,
+    switch::TIGER_JUMP,
+    switch::LION_JUMP,
+    switch::RAT_BANK_CAPTURE,
+    switch::RAT_WATER_ELEPHANT,
+    switch::TRAPPED_ATTACKER_POWERLESS,
+    switch::UNIVERSAL_TRAPS,
+    switch::JUMP_BLOCKED_BY,
 ];
 
 /// The switches a table depends on, as its header records them.

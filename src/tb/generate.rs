@@ -65,6 +65,50 @@ pub struct Generated {
     pub longest: u16,
 }
 
+/// The materials asked for, in their stored form, each once: every one of
+/// `max_pieces` pieces or fewer (each side having one), then those `named`.
+pub fn targets(max_pieces: Option<u32>, named: &[Material]) -> Vec<Material> {
+    let mut targets: Vec<Material> = Vec::new();
+    for k in 2..=max_pieces.unwrap_or(0) {
+        targets.extend(Material::all_canonical(k));
+    }
+    for m in named {
+        if !targets.contains(&m.canonical()) {
+            targets.push(m.canonical());
+        }
+    }
+    targets
+}
+
+/// The materials shard `index` of `count` makes: the largest materials
+/// asked for are split in `count` consecutive blocks; the smaller ones are
+/// the dependencies every shard makes or reads, so shard 0 makes them first.
+pub fn shard_of(targets: Vec<Material>, (index, count): (usize, usize)) -> Vec<Material> {
+    let top = targets.iter().map(|m| m.count()).max().unwrap_or(0);
+    let (small, large): (Vec<Material>, Vec<Material>) =
+        targets.into_iter().partition(|m| m.count() < top);
+    let first = large.len() * index / count;
+    let last = large.len() * (index + 1) / count;
+    let mut mine = if index == 0 { small } else { Vec::new() };
+    mine.extend_from_slice(&large[first..last]);
+    mine
+}
+
+/// [`generate`] on a pool of its own of `threads` threads.
+pub fn generate_on(
+    threads: usize,
+    dir: &Path,
+    rules: Rules,
+    targets: &[Material],
+    report: impl FnMut(&Generated) + Send,
+) -> Result<TableSet, TbError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| TbError::Threads { threads, source })?;
+    pool.install(|| generate(dir, rules, targets, report))
+}
+
 /// Makes the tables of `targets` and of every material they need in `dir`,
 /// smallest first, skipping each whose file is there and valid (so an
 /// interrupted run resumes where it stopped). Each file is written whole

@@ -22,7 +22,7 @@ mod verdict;
 
 pub use error::{Refusal, TbError};
 pub use file::{TABLE_SWITCHES, VERSION, file_name, rules_signature};
-pub use generate::{Generated, generate, with_dependencies};
+pub use generate::{Generated, generate, generate_on, shard_of, targets, with_dependencies};
 pub use index::{Indexer, Material, MaterialError, MaterialFault};
 pub use set::{TableInfo, TableSet, piece_count, plies_before_limit};
 pub use verdict::{MAX_DISTANCE, NO_POSITION, Verdict};

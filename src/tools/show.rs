@@ -2,9 +2,15 @@
 //! the SVG picture with an optional arrow, behind `doushou show`; the GUI
 //! draws the same board from `ground` and `squares_top_down`.
 
-use crate::rules::{ALL_TRAPS, DEN, FILES, Game, Move, Piece, RANKS, Side, Square, TRAPS, WATER};
+use crate::rules::{
+    ALL_TRAPS, DEN, FILES, Game, Move, Piece, RANKS, Rules, Side, Square, TRAPS, WATER,
+};
+use crate::tools::pgn::read::{self as input, InputError};
+use crate::util::options::OptionError;
 use crate::util::words::count;
 use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::path::PathBuf;
 
 /// What kind of ground a square is (the GUI draws the same board).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,4 +353,112 @@ fn arrow_svg(s: &mut String, m: Move) {
         s,
         r##"<line class="arrow" data-move="{m}" x1="{sx:.1}" y1="{sy:.1}" x2="{ex:.1}" y2="{ey:.1}" stroke="#2e7d32" stroke-width="9" stroke-opacity="0.8" stroke-linecap="round" marker-end="url(#arrowhead)"/>"##
     );
+}
+/// Why `show` drew nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum ShowError {
+    /// The position (or a move after it) is invalid: exit code 1.
+    #[error(transparent)]
+    Position(InputError),
+    /// Standard input held no position: exit code 1.
+    #[error("no position on standard input")]
+    NoInput,
+    /// `--arrow` is not a legal move of the position shown: exit code 2.
+    #[error("--arrow {0}: not a legal move of the position (a move like g3g4)")]
+    Arrow(String),
+    /// `--variant`/`--set` named unknown rules: exit code 2.
+    #[error("rules: {0}")]
+    Rules(#[source] OptionError),
+    /// Reading standard input failed: exit code 1.
+    #[error("reading standard input: {0}")]
+    Stdin(#[source] std::io::Error),
+    /// The picture's file named by `--svg` cannot be created: exit code 2, like any
+    /// file named on the command line that cannot be opened or created.
+    #[error("writing {path}: {source}")]
+    SvgFile {
+        /// The file `--svg` named.
+        path: String,
+        /// Why it could not be written.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing standard output failed: exit code 1, quietly for a closed pipe.
+    #[error("cannot write the output: {0}")]
+    Output(#[source] std::io::Error),
+}
+
+/// What `doushou show` is asked to draw, and how.
+#[derive(Clone, Debug)]
+pub struct ShowRequest {
+    /// The rules in force.
+    pub rules: Rules,
+    /// The position's words: `startpos` or a FEN, then `moves ...`; `-` for
+    /// the first line of standard input; none for the start position.
+    pub position: Vec<String>,
+    /// Where the SVG picture goes (`-`: standard output), instead of the
+    /// terminal board.
+    pub svg: Option<PathBuf>,
+    /// A move to draw as an arrow (text, checked against the position).
+    pub arrow: Option<String>,
+    /// Whether the terminal board has colours.
+    pub color: bool,
+}
+
+/// Draws what `request` asks: the terminal board on standard output, or the
+/// picture to its file.
+pub fn show(request: &ShowRequest) -> Result<(), ShowError> {
+    let rules = request.rules;
+    let text = match request.position.as_slice() {
+        [] => "startpos".to_string(),
+        [dash] if dash == "-" => read_stdin_position()?,
+        words => words.join(" "),
+    };
+    let game = input::parse_position_line(&text)
+        .and_then(|spec| spec.game(rules))
+        .map_err(ShowError::Position)?;
+    // An arrow shows a move that can be played: one that cannot would
+    // mislead whoever looks at the picture.
+    let arrow = match &request.arrow {
+        Some(a) => match a.parse::<Move>() {
+            Ok(m) if game.outcome().is_none() && game.legal_moves().contains(&m) => Some(m),
+            _ => return Err(ShowError::Arrow(a.clone())),
+        },
+        None => None,
+    };
+    match &request.svg {
+        Some(path) => {
+            let svg = board_svg(&game, arrow);
+            if path.as_os_str() == "-" {
+                let mut out = std::io::stdout().lock();
+                out.write_all(svg.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(ShowError::Output)
+            } else {
+                std::fs::write(path, svg).map_err(|source| ShowError::SvgFile {
+                    path: path.display().to_string(),
+                    source,
+                })
+            }
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(board_text(&game, request.color).as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(ShowError::Output)
+        }
+    }
+}
+
+/// The first line of standard input that holds something.
+fn read_stdin_position() -> Result<String, ShowError> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(ShowError::Stdin)?;
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .find(|l| !input::is_skipped(l))
+        .map(str::to_string)
+        .ok_or(ShowError::NoInput)
 }

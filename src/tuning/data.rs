@@ -29,15 +29,16 @@ pub enum TuneError {
         line: usize,
         /// What is wrong with it.
         #[source]
-        error: LineError,
+        error: DataLineError,
     },
     /// A weight table (`--start`) that is not one this build can use.
-    #[error("{}: not a weight table: {message}", .path.display())]
+    #[error("{}: not a weight table: {fault}", .path.display())]
     BadWeights {
         /// The weight file given to `--start`.
         path: PathBuf,
         /// What is wrong with it.
-        message: String,
+        #[source]
+        fault: WeightsFault,
     },
     /// Too few positions to fit anything.
     #[error("only {0} positions: too few to tune (need at least 20)")]
@@ -53,9 +54,28 @@ pub enum TuneError {
     },
 }
 
+/// What is wrong with a weight table.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsFault {
+    /// No `[ ... ]` list in it.
+    #[error("no [ ... ] list of weights")]
+    NoList,
+    /// An entry of the list is not an integer.
+    #[error("'{0}' is not a weight")]
+    NotAWeight(String),
+    /// The list is not as long as this build's feature table.
+    #[error("{found} weights, expected {expected} (the table of this build's features)")]
+    Count {
+        /// Weights in the list.
+        found: usize,
+        /// Features of this build.
+        expected: usize,
+    },
+}
+
 /// What is wrong with one line of a data file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LineError {
+pub enum DataLineError {
     /// Not two or three `;`-separated fields.
     #[error("expected '<FEN> ; <result> [; <score>]'")]
     Fields,
@@ -74,18 +94,11 @@ pub enum LineError {
     /// A `# done:` line that does not say how many games the run played.
     #[error("'# done:' without games=N")]
     DoneWithoutGames,
-    /// A valid line that the reader cannot use (the trainer needs a score),
-    /// in the reader's words.
-    #[error("{0}")]
-    Refused(String),
-}
-
-impl From<&str> for LineError {
-    /// The reader's refusal of a line, so that its `add` can answer
-    /// `Err("why")?`.
-    fn from(why: &str) -> LineError {
-        LineError::Refused(why.to_string())
-    }
+    /// A line without the search score the trainer needs.
+    #[error(
+        "no search score: the trainer needs '<FEN> ; <result> ; <score>' (doushou selfplay writes it)"
+    )]
+    NoScore,
 }
 
 /// Why a file cannot be written where the tuner was told to write it.
@@ -114,7 +127,7 @@ pub struct Labelled {
 }
 
 /// One line of a data file, parsed: `None` for comments and blank lines.
-pub fn parse_line(line: &str) -> Result<Option<Labelled>, LineError> {
+pub fn parse_line(line: &str) -> Result<Option<Labelled>, DataLineError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -123,19 +136,19 @@ pub fn parse_line(line: &str) -> Result<Option<Labelled>, LineError> {
     let (fen, result, score) = match fields[..] {
         [fen, result] => (fen, result, None),
         [fen, result, score] => (fen, result, Some(score)),
-        _ => return Err(LineError::Fields),
+        _ => return Err(DataLineError::Fields),
     };
     let position: Position = fen.parse()?;
     let result: f64 = match result {
         "1" | "1.0" | "1-0" => 1.0,
         "0" | "0.0" | "0-1" => 0.0,
         "0.5" | "1/2-1/2" => 0.5,
-        other => return Err(LineError::Result(other.to_string())),
+        other => return Err(DataLineError::Result(other.to_string())),
     };
     let score = score
         .map(|s| {
             s.parse::<i32>()
-                .map_err(|_| LineError::Score(s.to_string()))
+                .map_err(|_| DataLineError::Score(s.to_string()))
         })
         .transpose()?;
     Ok(Some(Labelled {
@@ -164,7 +177,7 @@ const PARSE_CHUNK: usize = 4096;
 /// `add`'s error is reported with the file and line.
 pub fn read_files<C: Default + Send>(
     paths: &[PathBuf],
-    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), LineError> + Sync,
+    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), DataLineError> + Sync,
     mut sink: impl FnMut(C),
 ) -> Result<RunSummary, TuneError> {
     let mut summary = RunSummary::default();
@@ -173,7 +186,7 @@ pub fn read_files<C: Default + Send>(
             path: path.clone(),
             error,
         })?;
-        let parse_error = |line: usize, error: LineError| TuneError::Parse {
+        let parse_error = |line: usize, error: DataLineError| TuneError::Parse {
             path: path.clone(),
             line,
             error,
@@ -192,7 +205,7 @@ pub fn read_files<C: Default + Send>(
                     .split_whitespace()
                     .find_map(|w| w.strip_prefix("games="))
                     .and_then(|g| g.parse::<usize>().ok())
-                    .ok_or_else(|| parse_error(i + 1, LineError::DoneWithoutGames))?;
+                    .ok_or_else(|| parse_error(i + 1, DataLineError::DoneWithoutGames))?;
                 summary.games += games;
                 summary.runs.push(done.trim().to_string());
             } else {
@@ -282,7 +295,7 @@ fn count_positions(paths: &[PathBuf]) -> Result<usize, TuneError> {
 pub fn read_split<C: Entries>(
     paths: &[PathBuf],
     fraction: f64,
-    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), LineError> + Sync,
+    add: impl Fn(&mut C, Labelled, &Rules) -> Result<(), DataLineError> + Sync,
 ) -> Result<(C, C, RunSummary, Split), TuneError> {
     let split = split_for(count_positions(paths)?);
     let (mut train, mut validation) = (C::default(), C::default());
@@ -326,18 +339,18 @@ mod tests {
         assert_eq!((l.result, l.score), (0.5, None));
         let l = parse_line(&format!("{fen} ; 1 ; -42")).unwrap().unwrap();
         assert_eq!((l.result, l.score), (1.0, Some(-42)));
-        assert_eq!(parse_line(fen).unwrap_err(), LineError::Fields);
+        assert_eq!(parse_line(fen).unwrap_err(), DataLineError::Fields);
         assert_eq!(
             parse_line(&format!("{fen} ; 2")).unwrap_err(),
-            LineError::Result("2".into())
+            DataLineError::Result("2".into())
         );
         assert_eq!(
             parse_line(&format!("{fen} ; 1 ; 3.5")).unwrap_err(),
-            LineError::Score("3.5".into())
+            DataLineError::Score("3.5".into())
         );
         assert!(matches!(
             parse_line("7/7 w ; 1").unwrap_err(),
-            LineError::Fen(FenError::RankCount { found: 2 })
+            DataLineError::Fen(FenError::RankCount { found: 2 })
         ));
         assert!(parse_line(&format!("{fen} ; 1 ; 3 ; 4")).is_err());
         assert!(parse_line("nonsense ; 1").is_err());
@@ -371,7 +384,7 @@ mod tests {
     fn a_file_that_cannot_be_read_keeps_its_io_error_and_a_bad_line_its_place() {
         let dir = std::env::temp_dir().join(format!("doushou-data-errors-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let add = |n: &mut usize, _: Labelled, _: &Rules| -> Result<(), LineError> {
+        let add = |n: &mut usize, _: Labelled, _: &Rules| -> Result<(), DataLineError> {
             *n += 1;
             Ok(())
         };
@@ -390,7 +403,7 @@ mod tests {
                 &error,
                 TuneError::Parse {
                     line: 1,
-                    error: LineError::Rules(_),
+                    error: DataLineError::Rules(_),
                     ..
                 }
             ),

@@ -8,7 +8,7 @@
 //! whatever `jobs` is.
 
 use crate::engine::search::Silent;
-use crate::engine::{Engine, GoError, GoLimits};
+use crate::engine::{Engine, GoError, GoLimits, option};
 use crate::rules::{
     DEN, Game, GameError, Move, NEIGHBOURS, Outcome, Position, Rules, START_FEN, Side,
 };
@@ -16,6 +16,7 @@ use crate::util::options::OptionError;
 use crate::util::rng::SplitMix64;
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// What a self-play run does.
@@ -54,18 +55,16 @@ impl SelfplayConfig {
     /// create the output.
     pub fn check(&self) -> Result<(), SelfplayError> {
         if self.depth.is_none() && self.nodes.is_none() {
-            return Err(SelfplayError::Config(
-                "give a search limit (--depth or --nodes)".into(),
-            ));
+            return Err(SelfplayError::NoLimit);
         }
         if self.shard.1 == 0 || self.shard.0 >= self.shard.1 {
-            return Err(SelfplayError::Config(format!(
-                "shard {}/{}: expected I/N with 0 <= I < N",
-                self.shard.0, self.shard.1
-            )));
+            return Err(SelfplayError::Shard {
+                index: self.shard.0,
+                count: self.shard.1,
+            });
         }
         if self.jobs == 0 {
-            return Err(SelfplayError::Config("--jobs must be at least 1".into()));
+            return Err(SelfplayError::NoJobs);
         }
         Ok(())
     }
@@ -92,9 +91,20 @@ impl Default for SelfplayConfig {
 /// Why self-play could not run or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SelfplayError {
-    /// The configuration cannot work (no limit, no games, no threads).
-    #[error("selfplay: {0}")]
-    Config(String),
+    /// No search limit: the games would never end.
+    #[error("selfplay: give a search limit (--depth or --nodes)")]
+    NoLimit,
+    /// A shard that is not one of the run's blocks.
+    #[error("selfplay: shard {index}/{count}: expected I/N with 0 <= I < N")]
+    Shard {
+        /// The block asked for.
+        index: usize,
+        /// The number of blocks.
+        count: usize,
+    },
+    /// No thread to play on.
+    #[error("selfplay: --jobs must be at least 1")]
+    NoJobs,
     /// The engine refused an option (`--eval-file`, a rule switch).
     #[error("selfplay engine: {0}")]
     Option(#[source] OptionError),
@@ -187,8 +197,12 @@ fn red_score(outcome: Option<Outcome>) -> f64 {
 fn new_engine(config: &SelfplayConfig) -> Result<Engine, OptionError> {
     let mut engine = Engine::new();
     let set = |engine: &mut Engine, name: &str, value: &str| engine.set_option(name, Some(value));
-    set(&mut engine, "Threads", "1")?;
-    set(&mut engine, "Hash", &config.hash_mb.max(1).to_string())?;
+    set(&mut engine, option::THREADS, "1")?;
+    set(
+        &mut engine,
+        option::HASH,
+        &config.hash_mb.max(1).to_string(),
+    )?;
     for (name, value) in config.rules.settings() {
         set(&mut engine, name, &value)?;
     }
@@ -265,6 +279,48 @@ pub fn play_game(
         plies: moves.len(),
         outcome,
     })
+}
+
+/// Why a run into a named file failed, with the file's name.
+#[derive(Debug, thiserror::Error)]
+pub enum FileRunError {
+    /// The file could not be created.
+    #[error("cannot create {}: {source}", path.display())]
+    Create {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The run failed while writing it.
+    #[error("{}: {source}", path.display())]
+    Run {
+        /// The file.
+        path: PathBuf,
+        /// Why the run stopped.
+        #[source]
+        source: SelfplayError,
+    },
+}
+
+/// [`run`] into the file at `path`, created (emptied) only once `config`
+/// has been checked.
+pub fn run_to_file(
+    config: &SelfplayConfig,
+    path: &Path,
+    progress: &mut dyn FnMut(&SelfplayProgress),
+) -> Result<Summary, FileRunError> {
+    let in_file = |source| FileRunError::Run {
+        path: path.to_path_buf(),
+        source,
+    };
+    config.check().map_err(in_file)?;
+    let file = std::fs::File::create(path).map_err(|source| FileRunError::Create {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    run(config, &mut std::io::BufWriter::new(file), progress).map_err(in_file)
 }
 
 /// Plays the run on `config.jobs` threads and writes the data to `out`: a header
@@ -380,7 +436,7 @@ mod tests {
         let mut out = Vec::new();
         assert!(matches!(
             run(&config, &mut out, &mut |_| {}),
-            Err(SelfplayError::Config(_))
+            Err(SelfplayError::NoLimit)
         ));
     }
 
@@ -483,7 +539,7 @@ mod shard_tests {
                 shard,
                 ..SelfplayConfig::default()
             };
-            assert!(matches!(config.check(), Err(SelfplayError::Config(_))));
+            assert!(matches!(config.check(), Err(SelfplayError::Shard { .. })));
         }
     }
 }

@@ -13,8 +13,8 @@
 //! small to split is validated on its training positions, and says so.
 
 use super::data;
-use super::data::Unwritable;
 pub use super::data::{MIN_HELD_OUT, Split, TuneError};
+use super::data::{Unwritable, WeightsFault};
 use crate::engine::eval::{ADVANCE_BUCKETS, Weights, feature, feature_counts, feature_name};
 use crate::rules::Side;
 use rayon::prelude::*;
@@ -195,6 +195,17 @@ impl Dataset {
         match self.split {
             Split::HeldOut { .. } => self.validation.len(),
             Split::None => 0,
+        }
+    }
+
+    /// How the positions were split, in words (the log's and the header's).
+    pub fn held_out_text(&self) -> String {
+        match self.split {
+            Split::HeldOut { block } => format!(
+                "{} held out for validation, in blocks of {block}",
+                self.held_out()
+            ),
+            Split::None => "none held out: validated on the training positions".to_string(),
         }
     }
 }
@@ -396,6 +407,41 @@ fn power(base: f64, n: usize) -> f64 {
     base.powi(n.min(i32::MAX as usize) as i32)
 }
 
+/// The comment lines at the head of a tuned `weights.rs`: where the weights
+/// come from (the data, its files and runs) and how they were fitted.
+pub fn weights_header(
+    data: &Dataset,
+    files: &[PathBuf],
+    config: &TuneConfig,
+    report: &TuneReport,
+) -> Vec<String> {
+    let files: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let mut header = vec![
+        "The evaluation's weights, written by `doushou tune` (the recipe is in docs/tuning.md)."
+            .to_string(),
+        format!(
+            "Data: {} self-play games, {} quiet positions ({}), from {}.",
+            data.games,
+            data.positions(),
+            data.held_out_text(),
+            files.join(", ")
+        ),
+    ];
+    header.extend(data.runs.iter().map(|r| format!("  run: {r}")));
+    header.push(format!(
+        "Fit: K = {:.6}/cp, {} epochs, learning rate {}, l2 {}; mean squared error {:.6} -> {:.6}, validation {:.6} -> {:.6}.",
+        report.k,
+        report.epochs,
+        config.learning_rate,
+        config.l2,
+        report.train_error.0,
+        report.train_error.1,
+        report.validation_error.0,
+        report.validation_error.1
+    ));
+    header
+}
+
 /// The text of `weights.rs` for `weights`, one line per group of features
 /// (`material`, `advance.r3`, ...), after the `header` comment lines.
 pub fn render_weights(weights: &Weights, header: &[String]) -> String {
@@ -451,9 +497,9 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
         path: path.to_path_buf(),
         error,
     })?;
-    let error = |message: String| TuneError::BadWeights {
+    let error = |fault: WeightsFault| TuneError::BadWeights {
         path: path.to_path_buf(),
-        message,
+        fault,
     };
     let code: String = text
         .lines()
@@ -464,22 +510,21 @@ pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
         .split_once('[')
         .and_then(|(_, rest)| rest.rsplit_once(']'))
         .map(|(list, _)| list)
-        .ok_or_else(|| error("no [ ... ] list of weights".into()))?;
+        .ok_or_else(|| error(WeightsFault::NoList))?;
     let values = list
         .split(',')
         .map(str::trim)
         .filter(|v| !v.is_empty())
         .map(|v| {
             v.parse::<i32>()
-                .map_err(|_| error(format!("'{v}' is not a weight")))
+                .map_err(|_| error(WeightsFault::NotAWeight(v.to_string())))
         })
         .collect::<Result<Vec<i32>, _>>()?;
     Weights::try_from(values.as_slice()).map_err(|_| {
-        error(format!(
-            "{} weights, expected {} (the table of this build's features)",
-            values.len(),
-            feature::COUNT
-        ))
+        error(WeightsFault::Count {
+            found: values.len(),
+            expected: feature::COUNT,
+        })
     })
 }
 

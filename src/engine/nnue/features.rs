@@ -17,7 +17,7 @@
 //! switches), on for both perspectives alike while that setting is in force.
 
 use crate::rules::{
-    JumpBlockedBy, Piece, Position, Repetition, Rules, SQUARES, Side, Square, squares,
+    JumpBlockedBy, Piece, Position, Repetition, Rules, SQUARES, Side, Square, squares, switch,
 };
 
 /// Number of inputs of each perspective.
@@ -89,19 +89,6 @@ impl RuleInput {
         RuleInput::JumpBlockedByEnemy,
     ];
 
-    /// The setting it stands for, as the protocol writes it.
-    pub const NAMES: [&'static str; 9] = [
-        "Repetition=draw",
-        "Repetition=none",
-        "NoCaptureLimit=0",
-        "DogOverWolf=true",
-        "RatBankCapture=true",
-        "TrappedAttackerPowerless=true",
-        "RatWaterElephant=true",
-        "UniversalTraps=true",
-        "JumpBlockedBy=enemy",
-    ];
-
     /// Its code in the net file.
     pub fn code(self) -> u32 {
         self as u32
@@ -112,9 +99,25 @@ impl RuleInput {
         RuleInput::ALL.get(code as usize).copied()
     }
 
-    /// The setting it stands for, e.g. `Repetition=draw`.
-    pub fn name(self) -> &'static str {
-        RuleInput::NAMES[self as usize]
+    /// The setting it stands for: the rule option's name and its value.
+    pub fn setting(self) -> (&'static str, &'static str) {
+        match self {
+            RuleInput::RepetitionDraw => (switch::REPETITION, Repetition::Draw.name()),
+            RuleInput::RepetitionNone => (switch::REPETITION, Repetition::None.name()),
+            RuleInput::NoCaptureLimitOff => (switch::NO_CAPTURE_LIMIT, "0"),
+            RuleInput::DogOverWolf => (switch::DOG_OVER_WOLF, "true"),
+            RuleInput::RatBankCapture => (switch::RAT_BANK_CAPTURE, "true"),
+            RuleInput::TrappedAttackerPowerless => (switch::TRAPPED_ATTACKER_POWERLESS, "true"),
+            RuleInput::RatWaterElephant => (switch::RAT_WATER_ELEPHANT, "true"),
+            RuleInput::UniversalTraps => (switch::UNIVERSAL_TRAPS, "true"),
+            RuleInput::JumpBlockedByEnemy => (switch::JUMP_BLOCKED_BY, JumpBlockedBy::Enemy.name()),
+        }
+    }
+
+    /// The setting it stands for as the protocol writes it, e.g. `Repetition=draw`.
+    pub fn name(self) -> String {
+        let (name, value) = self.setting();
+        format!("{name}={value}")
     }
 
     /// Whether it is on under `rules`.
@@ -144,20 +147,18 @@ impl RuleInput {
 pub fn rules_without_input(rules: &Rules) -> Vec<String> {
     let default = Rules::default();
     let mut out = Vec::new();
+    let mut say = |name: &str| {
+        let value = rules.get(name).unwrap_or_default();
+        out.push(format!("{name}={value}"));
+    };
     if rules.tiger_jump != default.tiger_jump {
-        out.push(format!(
-            "TigerJump={}",
-            rules.get("TigerJump").unwrap_or_default()
-        ));
+        say(switch::TIGER_JUMP);
     }
     if rules.lion_jump != default.lion_jump {
-        out.push(format!(
-            "LionJump={}",
-            rules.get("LionJump").unwrap_or_default()
-        ));
+        say(switch::LION_JUMP);
     }
     if rules.no_capture_limit != 0 && rules.no_capture_limit != default.no_capture_limit {
-        out.push(format!("NoCaptureLimit={}", rules.no_capture_limit));
+        say(switch::NO_CAPTURE_LIMIT);
     }
     out
 }
@@ -213,7 +214,7 @@ mod tests {
             assert_eq!(RuleInput::from_code(input.code()), Some(input));
             assert_eq!(input.code() as usize, i);
             // The name is a setting the rules take, and it turns the input on.
-            let (name, value) = input.name().split_once('=').unwrap();
+            let (name, value) = input.setting();
             let mut rules = Rules::default();
             rules.set(name, value).unwrap();
             assert_eq!(RuleInput::active(&rules).collect::<Vec<_>>(), [input]);

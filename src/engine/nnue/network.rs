@@ -265,7 +265,7 @@ impl Network {
     pub fn missing_rules(&self, rules: &Rules) -> Vec<String> {
         RuleInput::active(rules)
             .filter(|input| !self.rule_inputs.contains(input))
-            .map(|input| input.name().to_string())
+            .map(RuleInput::name)
             .chain(super::features::rules_without_input(rules))
             .collect()
     }

@@ -579,7 +579,7 @@ function renderClocks() {
     kind.value = any ? "clock" : "none";
     if (any) {
       $("clock-min").value = +(any.control.base_ms / 60000).toFixed(2);
-      $("clock-inc").value = any.control.inc_ms / 1000;
+      $("clock-inc").value = any.control.increment_ms / 1000;
     }
   }
   $("clockbar").hidden = !any;
@@ -616,9 +616,9 @@ function sendClocks() {
     return;
   }
   const base_ms = Math.round(parseFloat($("clock-min").value) * 60000);
-  const inc_ms = Math.round(parseFloat($("clock-inc").value || "0") * 1000);
-  if (!(base_ms >= 1000) || !(inc_ms >= 0)) { showError("a clock needs a time of at least a second"); return; }
-  const control = { base_ms, inc_ms };
+  const increment_ms = Math.round(parseFloat($("clock-inc").value || "0") * 1000);
+  if (!(base_ms >= 1000) || !(increment_ms >= 0)) { showError("a clock needs a time of at least a second"); return; }
+  const control = { base_ms, increment_ms };
   action("options", { clocks: { red: control, blue: control } });
 }
 

@@ -22,7 +22,7 @@ mod state;
 use super::api::{AnalysisLine, ApiError, Level, MoveLimits, ScoreView, State, Thinking};
 use super::clock::Clocks;
 use super::engine::EngineHandle;
-use super::limits::Shared;
+use super::limits::SharedSlots;
 use crate::client::EngineSpec;
 use crate::rules::{Game, Move, Position, Rules, Side};
 use crate::tb::TableSet;
@@ -206,7 +206,7 @@ pub struct GuiGame {
     /// The endgame tables of `--tablebases`, shared by every game.
     tables: Option<Arc<TableSet>>,
     /// The engine processes and reviews every game shares.
-    shared: Shared,
+    shared: SharedSlots,
     me: Weak<GuiGame>,
     inner: Mutex<Inner>,
     subscribers: Mutex<Vec<Sink>>,
@@ -219,11 +219,11 @@ pub type Sink = Box<dyn Fn(&str) -> bool + Send>;
 
 /// A page counted as listening until this is dropped. When the last page
 /// goes, the analysis stops.
-pub struct Listener {
+pub struct Subscription {
     game: Weak<GuiGame>,
 }
 
-impl Drop for Listener {
+impl Drop for Subscription {
     fn drop(&mut self) {
         if let Some(game) = self.game.upgrade() {
             game.listener_left();
@@ -252,7 +252,7 @@ impl GuiGame {
         engines: Arc<Vec<EngineSpec>>,
         tables: Option<Arc<TableSet>>,
         rules: Rules,
-        shared: Shared,
+        shared: SharedSlots,
     ) -> Arc<GuiGame> {
         Arc::new_cyclic(|me| GuiGame {
             id,
@@ -338,12 +338,12 @@ impl GuiGame {
 
     /// Sends one page's server-sent events to `sink`: the state now, then
     /// every change.
-    pub fn subscribe(&self, sink: Sink) -> Listener {
+    pub fn subscribe(&self, sink: Sink) -> Subscription {
         let state = self.state();
         sink(&sse("state", &state));
         lock(&self.subscribers).push(sink);
         lock(&self.inner).listeners += 1;
-        Listener {
+        Subscription {
             game: self.me.clone(),
         }
     }

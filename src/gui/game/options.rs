@@ -4,7 +4,7 @@ use super::seats::{level_options, rule_settings};
 use super::{GuiGame, bad};
 use crate::gui::api::{ApiError, MoveLimits, OptionsRequest, State};
 use crate::gui::engine::Request;
-use crate::rules::{Game, Side};
+use crate::rules::{Game, Side, switch};
 
 /// The limits accepted per move: milliseconds, depth, nodes.
 pub(super) const MOVETIME_RANGE: std::ops::RangeInclusive<u64> = 1..=3_600_000;
@@ -27,11 +27,12 @@ impl GuiGame {
             let mut rules = inner.rules;
             let mut settings: Vec<(&String, &serde_json::Value)> = request.rules.iter().collect();
             // The preset replaces every switch: it goes first.
-            settings.sort_by_key(|(name, _)| !name.eq_ignore_ascii_case("UCI_Variant"));
+            settings.sort_by_key(|(name, _)| !name.eq_ignore_ascii_case(switch::VARIANT));
             for (name, value) in settings {
                 let value = option_text(value);
                 // `custom` is no preset: it names the switches as they are.
-                if name.eq_ignore_ascii_case("UCI_Variant") && value.eq_ignore_ascii_case("custom")
+                if name.eq_ignore_ascii_case(switch::VARIANT)
+                    && value.eq_ignore_ascii_case("custom")
                 {
                     continue;
                 }

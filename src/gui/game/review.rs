@@ -83,7 +83,7 @@ impl GuiGame {
                     review.job = None;
                 }
                 ReviewEvent::Failed(why) => {
-                    review.view.error = Some(why);
+                    review.view.error = Some(why.to_string());
                     review.view.running = false;
                     review.job = None;
                 }

@@ -10,7 +10,7 @@ use crate::gui::limits::Slot;
 use crate::rules::{Move, Rules, Side};
 use crate::tools::analyse::annotate::{self, DEFAULT_BLUNDER_CP};
 use crate::tools::analyse::game_tasks;
-use crate::tools::analyse::pool::{self, Setup};
+use crate::tools::analyse::pool::{self, Setup, TaskError};
 use crate::tools::pgn::read::{GameSpec, PositionSpec};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,7 +43,21 @@ pub enum ReviewEvent {
     /// Every position searched: each move of the line judged, in order.
     Done(Vec<ReviewPly>),
     /// A search failed, and the review stopped: why.
-    Failed(String),
+    Failed(ReviewError),
+}
+
+/// Why a review stopped before its end.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// It was cancelled (a newer review, or the game ended).
+    #[error("cancelled")]
+    Cancelled,
+    /// A search could not be made.
+    #[error(transparent)]
+    Search(#[from] TaskError),
+    /// The moves do not replay under the game's rules.
+    #[error("the game could not be replayed")]
+    NotReplayable,
 }
 
 /// A review running in the background; dropping it cancels the searches
@@ -98,7 +112,7 @@ impl ReviewJob {
     }
 }
 
-/// The searches and the judgement; `Failed("cancelled")` when stopped.
+/// The searches and the judgement; `Failed(Cancelled)` when stopped.
 fn review(
     spec: &GameSpec,
     depth: u32,
@@ -119,9 +133,9 @@ fn review(
     let mut done = 0;
     let ran = pool::run(&tasks, &setup, 1, |i, result| {
         if stop.load(Ordering::Relaxed) {
-            return Err("cancelled".to_string());
+            return Err(ReviewError::Cancelled);
         }
-        answers[i] = Some(result.map_err(|e| e.to_string())?);
+        answers[i] = Some(result?);
         done += 1;
         sink(ReviewEvent::Progress(done, tasks.len()));
         Ok(())
@@ -132,7 +146,7 @@ fn review(
     let answers: Option<Vec<_>> = answers.iter().map(Option::as_ref).collect();
     let notes = answers.and_then(|a| annotate::annotate(spec, &a, DEFAULT_BLUNDER_CP as i32));
     let Some(notes) = notes else {
-        return ReviewEvent::Failed("the game could not be replayed".to_string());
+        return ReviewEvent::Failed(ReviewError::NotReplayable);
     };
     ReviewEvent::Done(
         notes

@@ -2,9 +2,10 @@
 //! analyser, started on first use, told every change (searches stopped and
 //! restarted), and what they answer turned into the page's lines.
 use super::{DEFAULT_MOVETIME, GuiGame, Inner, Player, Role, bad, lock, sse};
+use crate::engine::option;
 use crate::engine::score::{Score, ScoreBound};
 use crate::gui::api::{AnalysisLine, AnalysisView, ApiError, Level, ScoreView, State, Thinking};
-use crate::gui::engine::{EngineHandle, Event, Request};
+use crate::gui::engine::{EngineEvent, EngineHandle, Request};
 use crate::protocol::reply::InfoLine;
 use crate::rules::{Game, Outcome, Rules, Side};
 use std::time::Duration;
@@ -78,25 +79,27 @@ pub(super) fn level_options(
     let pair = |n: &str, v: String| (n.to_string(), v);
     match (level.skill, level.elo) {
         (Some(_), Some(_)) => Err(bad(422, "a level is a skill or an Elo, not both")),
-        (Some(s), None) if !SKILL_RANGE.contains(&s) => {
-            Err(bad(422, format!("Skill Level {s}: expected 0 to 20")))
-        }
-        (None, Some(e)) if !ELO_RANGE.contains(&e) => {
-            Err(bad(422, format!("UCI_Elo {e}: expected 500 to 3000")))
-        }
+        (Some(s), None) if !SKILL_RANGE.contains(&s) => Err(bad(
+            422,
+            format!("{} {s}: expected 0 to 20", option::SKILL_LEVEL),
+        )),
+        (None, Some(e)) if !ELO_RANGE.contains(&e) => Err(bad(
+            422,
+            format!("{} {e}: expected 500 to 3000", option::ELO),
+        )),
         (Some(s), None) => Ok(vec![
-            pair("UCI_LimitStrength", "false".into()),
-            pair("Skill Level", s.to_string()),
+            pair(option::LIMIT_STRENGTH, "false".into()),
+            pair(option::SKILL_LEVEL, s.to_string()),
         ]),
         (None, Some(e)) => Ok(vec![
-            pair("UCI_LimitStrength", "true".into()),
-            pair("UCI_Elo", e.to_string()),
+            pair(option::LIMIT_STRENGTH, "true".into()),
+            pair(option::ELO, e.to_string()),
         ]),
         // Full strength: said only to an engine that was weakened before,
         // so that engines without these options are never sent them.
         (None, None) if weakened => Ok(vec![
-            pair("UCI_LimitStrength", "false".into()),
-            pair("Skill Level", "20".into()),
+            pair(option::LIMIT_STRENGTH, "false".into()),
+            pair(option::SKILL_LEVEL, "20".into()),
         ]),
         (None, None) => Ok(Vec::new()),
     }
@@ -302,7 +305,7 @@ impl GuiGame {
             inner.analysed_side = side;
             let mut options = self.engines[inner.analysis_engine].options.clone();
             options.extend(rules);
-            options.push(("MultiPV".to_string(), inner.multipv.to_string()));
+            options.push((option::MULTIPV.to_string(), inner.multipv.to_string()));
             self.actor(inner, Role::Analysis).send(Request::Search {
                 generation,
                 options,
@@ -314,14 +317,14 @@ impl GuiGame {
     }
 
     /// What an engine thread reports.
-    pub(super) fn on_engine_event(&self, role: Role, event: Event) {
+    pub(super) fn on_engine_event(&self, role: Role, event: EngineEvent) {
         let mut inner = lock(&self.inner);
         let label = match role {
             Role::Player(i) => self.engines[i].name.clone(),
             Role::Analysis => self.analyser_label(&inner),
         };
         match event {
-            Event::Info(generation, info) if generation == inner.generation => {
+            EngineEvent::Info(generation, info) if generation == inner.generation => {
                 let side = match role {
                     Role::Analysis => inner.analysed_side,
                     Role::Player(_) => inner.game().position().side_to_move(),
@@ -363,7 +366,7 @@ impl GuiGame {
                 drop(inner);
                 self.publish(update);
             }
-            Event::BestMove(generation, m)
+            EngineEvent::BestMove(generation, m)
                 if generation == inner.generation && matches!(role, Role::Player(_)) =>
             {
                 let game = inner.game();
@@ -386,14 +389,14 @@ impl GuiGame {
                 drop(inner);
                 self.publish(state);
             }
-            Event::Configured(options) => {
+            EngineEvent::Configured(options) => {
                 inner.confirmed.insert(label, options.into_iter().collect());
                 inner.version += 1;
                 let state = sse("state", &self.state_of(&inner));
                 drop(inner);
                 self.publish(state);
             }
-            Event::Failed(message) => {
+            EngineEvent::Failed(failure) => {
                 match role {
                     Role::Player(_) => inner.thinking = None,
                     Role::Analysis => {
@@ -402,14 +405,14 @@ impl GuiGame {
                     }
                 }
                 inner.confirmed.remove(&label);
-                inner.error = Some(message);
+                inner.error = Some(failure.to_string());
                 inner.version += 1;
                 let state = sse("state", &self.state_of(&inner));
                 drop(inner);
                 self.publish(state);
             }
             // Answers to searches that a change made stale.
-            Event::Info(..) | Event::BestMove(..) => {}
+            EngineEvent::Info(..) | EngineEvent::BestMove(..) => {}
         }
     }
 

@@ -11,13 +11,13 @@ pub mod annotate;
 pub mod pool;
 pub mod report;
 
-use crate::engine::GoLimits;
 use crate::engine::time::TimeLimits;
+use crate::engine::{GoLimits, option};
 use crate::rules::{Position, Rules, Side};
 use crate::tb::{TableSet, TbError, Verdict};
 use crate::tools::pgn::read::{self as input, GameSpec, LineError, PositionSpec};
 use crate::util::options::OptionError;
-use pool::{AnalysisTask, Setup, TaskResult};
+use pool::{AnalysisTask, Setup, TaskError, TaskResult};
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -72,9 +72,6 @@ pub enum AnalyseError {
     /// `--variant`/`--set` named unknown rules.
     #[error("rules: {0}")]
     Rules(#[source] OptionError),
-    /// `--eval-file` names a file that is not a usable net.
-    #[error("{0}")]
-    Eval(String),
     /// The input file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
@@ -98,7 +95,7 @@ enum Unit {
         /// The line reading stopped at.
         line: usize,
         /// Why, and what to do instead.
-        message: String,
+        why: StopReason,
     },
     /// A position line: one search.
     Position {
@@ -142,7 +139,10 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
             // Shared with the jobs' engines (`TablebasePath` of the same
             // directory): one copy in memory, however many jobs.
             let set = TableSet::shared(dir, Some(rules)).map_err(AnalyseError::Tablebases)?;
-            engine_options.push(("TablebasePath".to_string(), dir.display().to_string()));
+            engine_options.push((
+                option::TABLEBASE_PATH.to_string(),
+                dir.display().to_string(),
+            ));
             Some(set)
         }
         None => None,
@@ -317,17 +317,47 @@ fn read_units(
 /// positions is taken to be something else, and reading stops.
 const SAME_ERRORS_BEFORE_STOP: usize = 5;
 
+/// Why an input line has no answer.
+#[derive(Clone, Debug, thiserror::Error)]
+enum AnswerError {
+    /// Its search (or one of its game's) failed.
+    #[error(transparent)]
+    Search(TaskError),
+    /// It was never searched (the run stopped first).
+    #[error("not searched")]
+    NotSearched,
+    /// Its game's moves do not replay.
+    #[error("the game could not be replayed")]
+    NotReplayable,
+}
+
+/// Why reading positions stopped before the end of the input.
+#[derive(Clone, Copy, Debug, thiserror::Error)]
+enum StopReason {
+    /// The first line is a PGN tag.
+    #[error(
+        "this looks like a game record (PGN), not positions: give --game to annotate its games"
+    )]
+    GameRecord,
+    /// The first line opens a JSON object.
+    #[error(
+        "this looks like JSON, not positions: give one position a line (FEN or startpos, then moves ...), or --game for game records"
+    )]
+    Json,
+    /// One error, again and again.
+    #[error(
+        "the same error {SAME_ERRORS_BEFORE_STOP} times in a row: stopped reading (one position a line, or --game for game records)"
+    )]
+    SameErrors,
+}
+
 /// What a faulty first line suggests the input is instead of positions.
-fn not_positions(line_text: &str) -> Option<&'static str> {
+fn not_positions(line_text: &str) -> Option<StopReason> {
     let t = line_text.trim_start();
     if t.starts_with('[') {
-        Some(
-            "this looks like a game record (PGN), not positions: give --game to annotate its games",
-        )
+        Some(StopReason::GameRecord)
     } else if t.starts_with('{') {
-        Some(
-            "this looks like JSON, not positions: give one position a line (FEN or startpos, then moves ...), or --game for game records",
-        )
+        Some(StopReason::Json)
     } else {
         None
     }
@@ -395,9 +425,8 @@ impl PositionLines {
         let first_fault = !self.seen_valid && !self.seen_fault;
         self.seen_fault = true;
         let mut answers = vec![(Unit::Fault(LineError { line, error }), None)];
-        if first_fault && let Some(hint) = not_positions(line_text) {
-            let message = hint.to_string();
-            answers.push((Unit::Stop { line, message }, None));
+        if first_fault && let Some(why) = not_positions(line_text) {
+            answers.push((Unit::Stop { line, why }, None));
             return (answers, true);
         }
         if self.same_errors.0 == message {
@@ -407,10 +436,8 @@ impl PositionLines {
         }
         let stop = self.same_errors.1 == SAME_ERRORS_BEFORE_STOP;
         if stop {
-            let message = format!(
-                "the same error {SAME_ERRORS_BEFORE_STOP} times in a row: stopped reading (one position a line, or --game for game records)"
-            );
-            answers.push((Unit::Stop { line, message }, None));
+            let why = StopReason::SameErrors;
+            answers.push((Unit::Stop { line, why }, None));
         }
         (answers, stop)
     }
@@ -531,8 +558,11 @@ impl<W: Write> Printer<'_, W> {
         let as_json = self.as_json;
         let (line, outcome) = match unit {
             Unit::Fault(e) => return (report::error(e, as_json), false),
-            Unit::Stop { line, message } => {
-                return (report::error_message(*line, message, as_json), false);
+            Unit::Stop { line, why } => {
+                return (
+                    report::error_message(*line, &why.to_string(), as_json),
+                    false,
+                );
             }
             Unit::Position {
                 line,
@@ -551,17 +581,17 @@ impl<W: Write> Printer<'_, W> {
                         self.multipv,
                         as_json,
                     )),
-                    Some(Err(e)) => Err(e.to_string()),
-                    None => Err("not searched".to_string()),
+                    Some(Err(e)) => Err(AnswerError::Search(e.clone())),
+                    None => Err(AnswerError::NotSearched),
                 },
             ),
             Unit::Game { number, spec, .. } => {
-                let searches: Result<Vec<_>, String> = self.results[unit.tasks()]
+                let searches: Result<Vec<_>, AnswerError> = self.results[unit.tasks()]
                     .iter()
                     .map(|r| match r {
                         Some(Ok(r)) => Ok(r),
-                        Some(Err(e)) => Err(e.to_string()),
-                        None => Err("not searched".to_string()),
+                        Some(Err(e)) => Err(AnswerError::Search(e.clone())),
+                        None => Err(AnswerError::NotSearched),
                     })
                     .collect();
                 (
@@ -572,14 +602,14 @@ impl<W: Write> Printer<'_, W> {
                                 let marks = game_marks(self.tables, spec, &notes);
                                 report::game(*number, spec, &notes, &marks, as_json)
                             })
-                            .ok_or_else(|| "the game could not be replayed".to_string())
+                            .ok_or(AnswerError::NotReplayable)
                     }),
                 )
             }
         };
         match outcome {
             Ok(text) => (text, true),
-            Err(e) => (report::error_message(line, &e, as_json), false),
+            Err(e) => (report::error_message(line, &e.to_string(), as_json), false),
         }
     }
 }

@@ -10,7 +10,7 @@
 //! alone (as `go searchmoves` would) to the depth the first one reached.
 
 use crate::engine::search::{SearchResult, Silent};
-use crate::engine::{Engine, GoError, GoLimits};
+use crate::engine::{Engine, GoError, GoLimits, option};
 use crate::rules::{GameError, Move, Rules};
 use crate::tools::pgn::read::PositionSpec;
 use crate::util::options::OptionError;
@@ -122,9 +122,9 @@ pub fn serve<M: Send, T>(
 pub fn new_engine(setup: &Setup) -> Result<Engine, TaskError> {
     let mut engine = Engine::new();
     for (name, value) in [
-        ("Threads", "1".to_string()),
-        ("Hash", setup.hash_mb.to_string()),
-        ("MultiPV", setup.multipv.to_string()),
+        (option::THREADS, "1".to_string()),
+        (option::HASH, setup.hash_mb.to_string()),
+        (option::MULTIPV, setup.multipv.to_string()),
     ] {
         engine.set_option(name, Some(&value))?;
     }

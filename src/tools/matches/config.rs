@@ -3,10 +3,13 @@
 //! records go.
 
 use super::game::Referee;
-use super::openings::Opening;
-use super::stats::Sprt;
-use crate::client::{EngineSpec, SpecError};
+use super::openings::{DEFAULT_OPENINGS, Opening, OpeningError, parse_openings, random_openings};
+use super::stats::{Sprt, SprtParseError};
+use crate::client::{EngineLimits, EngineSpec, SpecError, dedupe_names};
+use crate::rules::Rules;
+use crate::util::options::OptionError;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A whole match, checked and ready to play.
 #[derive(Clone, Debug)]
@@ -30,12 +33,216 @@ pub struct MatchConfig {
 }
 
 /// Why a setting of the match was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(pub String);
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The rule switches do not apply.
+    #[error(transparent)]
+    Rules(#[from] OptionError),
+    /// An `--engine` (or `--each`) is refused.
+    #[error(transparent)]
+    Engine(#[from] SpecError),
+    /// Fewer than two engines.
+    #[error("a match needs two --engine or more")]
+    TooFewEngines,
+    /// An engine with nothing that ends its searches.
+    #[error(
+        "engine '{0}' has no limit: give --tc, --movetime, --depth or --nodes (or tc=, movetime=, depth=, nodes=)"
+    )]
+    NoLimit(String),
+    /// `--sprt` with other than two engines.
+    #[error("--sprt needs exactly two engines")]
+    SprtNeedsTwo,
+    /// `--sprt` refused.
+    #[error(transparent)]
+    Sprt(#[from] SprtParseError),
+    /// A game count outside what a match plays.
+    #[error("--games must be from 1 to 1000000")]
+    Games,
+    /// Too many random plies asked for.
+    #[error("--random-plies must be at most 1000")]
+    RandomPlies,
+    /// No game of that many random plies could be started.
+    #[error("no opening of {0} random plies could be made")]
+    NoRandomOpening(usize),
+    /// The openings file cannot be read.
+    #[error("--openings {}: {source}", path.display())]
+    OpeningsFile {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The openings file holds a line that is refused.
+    #[error("--openings {}: {source}", path.display())]
+    Openings {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong in it.
+        #[source]
+        source: OpeningError,
+    },
+    /// None of the built-in openings is legal under the rules in force.
+    #[error("no built-in opening is legal under these rules: give --openings or --random-plies")]
+    NoBuiltInOpening,
+}
 
-impl From<SpecError> for ConfigError {
-    fn from(e: SpecError) -> ConfigError {
-        ConfigError(e.0)
+/// The longest wait the referee accepts (a year, in ms): beyond it deadlines
+/// could overflow the clock.
+const MAX_WAIT_MS: u64 = 365 * 24 * 3600 * 1000;
+
+/// Where a match's openings come from.
+#[derive(Clone, Debug)]
+pub enum OpeningSource {
+    /// A file of openings, one a line.
+    File(PathBuf),
+    /// Random legal plies from the start, deterministic in the seed.
+    Random {
+        /// Plies per opening.
+        plies: usize,
+        /// The seed of the random moves.
+        seed: u64,
+    },
+    /// The built-in set (`bench-positions/openings.txt`), less those the
+    /// rules in force make illegal.
+    BuiltIn,
+}
+
+/// What a match is asked to be, before it is checked: the command line's
+/// settings.
+#[derive(Clone, Debug)]
+pub struct MatchRequest {
+    /// The `key=value` words of each engine.
+    pub engines: Vec<Vec<String>>,
+    /// Words applied to every engine before its own.
+    pub each: Vec<String>,
+    /// The limits of every engine that sets none of its own.
+    pub limits: EngineLimits,
+    /// Where the openings come from.
+    pub openings: OpeningSource,
+    /// Games per pair (default: every opening twice, or 100 random ones).
+    pub games: Option<usize>,
+    /// Games at once.
+    pub concurrency: usize,
+    /// The `--sprt` words, if any.
+    pub sprt: Option<Vec<String>>,
+    /// Where game records go.
+    pub pgn: Option<PathBuf>,
+    /// Where the JSON summary goes.
+    pub json: Option<PathBuf>,
+    /// The rules of the match.
+    pub rules: Rules,
+    /// The rule settings as sent to engines.
+    pub rule_settings: Vec<(String, String)>,
+    /// Grace after a clock runs out, ms.
+    pub time_margin_ms: u64,
+    /// The longest wait for `uciok`, ms.
+    pub start_timeout_ms: u64,
+    /// The longest wait for any other answer no clock bounds, ms.
+    pub hang_timeout_ms: u64,
+    /// Plies after which a game is drawn.
+    pub max_plies: Option<usize>,
+}
+
+impl MatchConfig {
+    /// The match `request` describes, every input checked.
+    pub fn new(request: MatchRequest) -> Result<MatchConfig, ConfigError> {
+        let mut engines = request
+            .engines
+            .iter()
+            .map(|words| EngineSpec::parse(&request.each, words))
+            .collect::<Result<Vec<_>, _>>()?;
+        if engines.len() < 2 {
+            return Err(ConfigError::TooFewEngines);
+        }
+        for e in &mut engines {
+            e.limits = e.limits.or(request.limits);
+            if e.limits.is_empty() {
+                return Err(ConfigError::NoLimit(e.name.clone()));
+            }
+        }
+        dedupe_names(&mut engines);
+        let random = matches!(request.openings, OpeningSource::Random { .. });
+        let openings = openings(&request.openings, request.games, request.rules)?;
+        let games = request
+            .games
+            .unwrap_or(if random { 100 } else { 2 * openings.len() });
+        let sprt = match &request.sprt {
+            Some(words) => {
+                if engines.len() != 2 {
+                    return Err(ConfigError::SprtNeedsTwo);
+                }
+                Some(Sprt::parse(words)?)
+            }
+            None => None,
+        };
+        if !(1..=1_000_000).contains(&games) {
+            return Err(ConfigError::Games);
+        }
+        let wait = |ms: u64| Duration::from_millis(ms.clamp(1, MAX_WAIT_MS));
+        Ok(MatchConfig {
+            engines,
+            referee: Referee {
+                rules: request.rules,
+                rule_settings: request.rule_settings,
+                margin_ms: request.time_margin_ms.min(MAX_WAIT_MS),
+                start_timeout: wait(request.start_timeout_ms),
+                hang_timeout: wait(request.hang_timeout_ms),
+                max_plies: request.max_plies,
+            },
+            openings,
+            games_per_pair: games,
+            concurrency: request.concurrency.max(1),
+            sprt,
+            pgn: request.pgn,
+            json: request.json,
+        })
+    }
+}
+
+/// The openings of `source` under `rules`; `games` bounds how many random
+/// ones are made.
+fn openings(
+    source: &OpeningSource,
+    games: Option<usize>,
+    rules: Rules,
+) -> Result<Vec<Opening>, ConfigError> {
+    match source {
+        &OpeningSource::Random { plies, seed } => {
+            if plies > 1000 {
+                return Err(ConfigError::RandomPlies);
+            }
+            let pairs = games.unwrap_or(100).clamp(1, 1_000_000).div_ceil(2);
+            let openings = random_openings(pairs, plies, seed, rules);
+            if openings.is_empty() {
+                return Err(ConfigError::NoRandomOpening(plies));
+            }
+            Ok(openings)
+        }
+        OpeningSource::File(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|source| ConfigError::OpeningsFile {
+                    path: path.clone(),
+                    source,
+                })?;
+            parse_openings(&text, rules).map_err(|source| ConfigError::Openings {
+                path: path.clone(),
+                source,
+            })
+        }
+        OpeningSource::BuiltIn => {
+            // The built-in set was made under the default rules: under other
+            // rules drop the few that do not fit rather than refuse to play.
+            let mut kept = Vec::new();
+            for line in DEFAULT_OPENINGS.lines() {
+                if let Ok(mut one) = parse_openings(line, rules) {
+                    kept.append(&mut one);
+                }
+            }
+            if kept.is_empty() {
+                return Err(ConfigError::NoBuiltInOpening);
+            }
+            Ok(kept)
+        }
     }
 }

@@ -100,7 +100,7 @@ choices! {
     /// keeps (by these names, so that `--resume` reads older records).
     #[derive(Serialize, Deserialize)]
     #[serde(rename_all = "kebab-case")]
-    pub enum Ending {
+    pub enum TerminationKind {
         /// A piece entered the enemy den.
         Den = "den",
         /// Every enemy piece was captured.
@@ -126,7 +126,7 @@ choices! {
     }
 }
 
-impl fmt::Display for Ending {
+impl fmt::Display for TerminationKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -169,23 +169,27 @@ impl Termination {
     }
 
     /// The kind of ending, as the summary counts it.
-    pub fn kind(&self) -> Ending {
+    pub fn kind(&self) -> TerminationKind {
         use crate::rules::{DrawReason, WinReason};
         match self {
             Termination::Rules(Outcome::Win { reason, .. }) => match reason {
-                WinReason::Den => Ending::Den,
-                WinReason::AllCaptured => Ending::AllCaptured,
-                WinReason::NoLegalMove => Ending::NoLegalMove,
+                WinReason::Den => TerminationKind::Den,
+                WinReason::AllCaptured => TerminationKind::AllCaptured,
+                WinReason::NoLegalMove => TerminationKind::NoLegalMove,
             },
-            Termination::Rules(Outcome::Draw(DrawReason::Repetition)) => Ending::Repetition,
-            Termination::Rules(Outcome::Draw(DrawReason::NoCaptureLimit)) => Ending::NoCaptureLimit,
-            Termination::MaxPlies(_) => Ending::MaxPlies,
-            Termination::TimeForfeit { .. } => Ending::TimeForfeit,
-            Termination::IllegalMove { .. } => Ending::IllegalMove,
-            Termination::Crash { .. } => Ending::Crash,
-            Termination::NoAnswer { .. } => Ending::NoAnswer,
+            Termination::Rules(Outcome::Draw(DrawReason::Repetition)) => {
+                TerminationKind::Repetition
+            }
+            Termination::Rules(Outcome::Draw(DrawReason::NoCaptureLimit)) => {
+                TerminationKind::NoCaptureLimit
+            }
+            Termination::MaxPlies(_) => TerminationKind::MaxPlies,
+            Termination::TimeForfeit { .. } => TerminationKind::TimeForfeit,
+            Termination::IllegalMove { .. } => TerminationKind::IllegalMove,
+            Termination::Crash { .. } => TerminationKind::Crash,
+            Termination::NoAnswer { .. } => TerminationKind::NoAnswer,
             Termination::StartFailure { .. } | Termination::BothFailedToStart { .. } => {
-                Ending::StartFailure
+                TerminationKind::StartFailure
             }
         }
     }
@@ -651,7 +655,7 @@ mod tests {
         };
         assert_eq!(
             (t.winner(), t.score_text(), t.kind()),
-            (Some(Side::Red), "1-0", Ending::Crash)
+            (Some(Side::Red), "1-0", TerminationKind::Crash)
         );
         let t = Termination::TimeForfeit {
             side: Side::Red,

@@ -62,6 +62,30 @@ pub enum MatchError {
     /// The record given to `--resume` could not be read back.
     #[error("--resume: {0}")]
     Resume(#[from] RecordError),
+    /// The record given to `--resume` is not there.
+    #[error("--resume {}: no such file", .0.display())]
+    NoRecord(PathBuf),
+    /// The match was interrupted (Ctrl-C) before its last game.
+    #[error("interrupted after {played} of {planned} games{}", resume_hint(.record.as_deref()))]
+    Interrupted {
+        /// Games finished.
+        played: usize,
+        /// Games planned.
+        planned: usize,
+        /// The JSON record to resume from, if one was written.
+        record: Option<PathBuf>,
+    },
+}
+
+/// How to play the rest of an interrupted match.
+fn resume_hint(record: Option<&Path>) -> String {
+    match record {
+        Some(path) => format!(
+            "; to play the rest: doushou match --resume {}",
+            path.display()
+        ),
+        None => " (give --json to be able to resume)".to_string(),
+    }
 }
 
 /// The message of [`MatchError::EnginesDidNotStart`]: each engine with its

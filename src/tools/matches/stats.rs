@@ -158,8 +158,31 @@ impl fmt::Display for SprtState {
 
 /// Why an `--sprt` argument was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--sprt: {0}")]
-pub struct SprtParseError(pub String);
+pub enum SprtParseError {
+    /// A word without `=`.
+    #[error("--sprt: '{0}' is not key=value")]
+    NotKeyValue(String),
+    /// A value that is not a finite number.
+    #[error("--sprt: '{value}' is not a number in '{word}'")]
+    NotNumber {
+        /// The value.
+        value: String,
+        /// The whole word.
+        word: String,
+    },
+    /// A key the test does not have.
+    #[error("--sprt: unknown key '{0}' (elo0, elo1, alpha, beta)")]
+    UnknownKey(String),
+    /// `elo0` or `elo1` missing.
+    #[error("--sprt: elo0 and elo1 are required")]
+    MissingElo,
+    /// The two hypotheses in the wrong order (or equal).
+    #[error("--sprt: elo0 must be below elo1")]
+    EloOrder,
+    /// An error rate outside (0, 0.5).
+    #[error("--sprt: alpha and beta must be between 0 and 0.5")]
+    ErrorRate,
+}
 
 impl Sprt {
     /// Reads `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order; alpha and beta
@@ -170,35 +193,34 @@ impl Sprt {
             let w = w.as_ref();
             let (k, v) = w
                 .split_once('=')
-                .ok_or_else(|| SprtParseError(format!("'{w}' is not key=value")))?;
+                .ok_or_else(|| SprtParseError::NotKeyValue(w.to_string()))?;
             let v: f64 = v
                 .trim()
                 .parse()
                 .ok()
                 .filter(|x: &f64| x.is_finite())
-                .ok_or_else(|| SprtParseError(format!("'{v}' is not a number in '{w}'")))?;
+                .ok_or_else(|| SprtParseError::NotNumber {
+                    value: v.to_string(),
+                    word: w.to_string(),
+                })?;
             match k.trim() {
                 "elo0" => elo0 = Some(v),
                 "elo1" => elo1 = Some(v),
                 "alpha" => alpha = v,
                 "beta" => beta = v,
                 other => {
-                    return Err(SprtParseError(format!(
-                        "unknown key '{other}' (elo0, elo1, alpha, beta)"
-                    )));
+                    return Err(SprtParseError::UnknownKey(other.to_string()));
                 }
             }
         }
         let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
-            return Err(SprtParseError("elo0 and elo1 are required".into()));
+            return Err(SprtParseError::MissingElo);
         };
         if elo0 >= elo1 {
-            return Err(SprtParseError("elo0 must be below elo1".into()));
+            return Err(SprtParseError::EloOrder);
         }
         if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
-            return Err(SprtParseError(
-                "alpha and beta must be between 0 and 0.5".into(),
-            ));
+            return Err(SprtParseError::ErrorRate);
         }
         Ok(Sprt {
             elo0,

@@ -1,7 +1,7 @@
 //! The results of a match: per engine, per pair, every game's ending; the
 //! progress line after each game and the final table.
 
-use super::game::{Ending, GameRecord};
+use super::game::{GameRecord, TerminationKind};
 use super::schedule::Job;
 use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use crate::util::words::count;
@@ -41,7 +41,7 @@ pub struct GameSummary {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
     /// The kind of ending ([`super::game::Termination::kind`]).
-    pub reason: Ending,
+    pub reason: TerminationKind,
     /// How it ended, in words.
     pub termination: String,
     /// The engine at fault, for a game lost on a fault.
@@ -206,25 +206,25 @@ impl MatchSummary {
             Some(name) if *name == game.red => vec![job.red],
             Some(_) => vec![job.blue],
             // Neither engine started: both are at fault, neither lost.
-            None if game.reason == Ending::StartFailure => vec![job.red, job.blue],
+            None if game.reason == TerminationKind::StartFailure => vec![job.red, job.blue],
             None => vec![],
         };
         for engine in faulty {
             let t = &mut self.engines[engine];
             match game.reason {
-                Ending::TimeForfeit => t.time_forfeits += 1,
-                Ending::IllegalMove => t.illegal_moves += 1,
-                Ending::Crash => t.crashes += 1,
-                Ending::NoAnswer => t.no_answers += 1,
-                Ending::StartFailure => t.start_failures += 1,
+                TerminationKind::TimeForfeit => t.time_forfeits += 1,
+                TerminationKind::IllegalMove => t.illegal_moves += 1,
+                TerminationKind::Crash => t.crashes += 1,
+                TerminationKind::NoAnswer => t.no_answers += 1,
+                TerminationKind::StartFailure => t.start_failures += 1,
                 // Endings by the rules or the ply limit blame no engine (a
                 // record naming one is not counted as a fault).
-                Ending::Den
-                | Ending::AllCaptured
-                | Ending::NoLegalMove
-                | Ending::Repetition
-                | Ending::NoCaptureLimit
-                | Ending::MaxPlies => {}
+                TerminationKind::Den
+                | TerminationKind::AllCaptured
+                | TerminationKind::NoLegalMove
+                | TerminationKind::Repetition
+                | TerminationKind::NoCaptureLimit
+                | TerminationKind::MaxPlies => {}
             }
         }
         // The pair's results from its first engine's side.
@@ -434,9 +434,9 @@ mod tests {
             blue: names[job.blue].into(),
             result: result.into(),
             reason: if draw {
-                Ending::Repetition
+                TerminationKind::Repetition
             } else {
-                Ending::Den
+                TerminationKind::Den
             },
             termination: "test".into(),
             faulty: None,
@@ -479,12 +479,15 @@ mod tests {
 
     #[test]
     fn endings_read_back_by_name_and_an_unknown_one_is_refused() {
-        for ending in Ending::ALL {
+        for ending in TerminationKind::ALL {
             let text = serde_json::to_string(&ending).unwrap();
             assert_eq!(text, format!("\"{}\"", ending.name()));
-            assert_eq!(serde_json::from_str::<Ending>(&text).unwrap(), ending);
+            assert_eq!(
+                serde_json::from_str::<TerminationKind>(&text).unwrap(),
+                ending
+            );
         }
         // A kind of ending this runner does not know is no start failure.
-        assert!(serde_json::from_str::<Ending>("\"resigned\"").is_err());
+        assert!(serde_json::from_str::<TerminationKind>("\"resigned\"").is_err());
     }
 }

@@ -32,6 +32,8 @@
 
 pub mod read;
 
+use crate::engine::option;
+use crate::engine::skill::FULL_STRENGTH;
 use crate::rules::Rules;
 use read::Entry;
 use std::fmt;
@@ -208,16 +210,19 @@ pub fn level_of<'a>(options: impl IntoIterator<Item = &'a (String, String)>) -> 
     let mut elo = None;
     let mut skill = None;
     for (name, value) in options {
-        match name.to_ascii_lowercase().as_str() {
-            "uci_limitstrength" => limit = value.eq_ignore_ascii_case("true"),
-            "uci_elo" => elo = Some(value.trim().to_string()),
-            "skill level" => skill = value.trim().parse::<u32>().ok(),
-            _ => {}
+        if name.eq_ignore_ascii_case(option::LIMIT_STRENGTH) {
+            limit = value.eq_ignore_ascii_case("true");
+        } else if name.eq_ignore_ascii_case(option::ELO) {
+            elo = Some(value.trim().to_string());
+        } else if name.eq_ignore_ascii_case(option::SKILL_LEVEL) {
+            skill = value.trim().parse::<i32>().ok().filter(|l| *l >= 0);
         }
     }
     match (limit, elo, skill) {
-        (true, Some(elo), _) => Some(format!("UCI_Elo {elo}")),
-        (_, _, Some(level)) if level < 20 => Some(format!("Skill Level {level}")),
+        (true, Some(elo), _) => Some(format!("{} {elo}", option::ELO)),
+        (_, _, Some(level)) if level < FULL_STRENGTH => {
+            Some(format!("{} {level}", option::SKILL_LEVEL))
+        }
         _ => None,
     }
 }

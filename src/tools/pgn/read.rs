@@ -4,7 +4,8 @@
 //! that the searches only ever get valid positions and every fault is reported
 //! with the line it is on.
 
-use crate::rules::{Game, GameError, Move, MoveError, Rules, START_FEN};
+use crate::rules::{Game, GameError, Move, MoveError, Rules, START_FEN, switch};
+use crate::util::options::OptionError;
 
 /// A position as a line gives it: the first position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,13 +40,18 @@ pub enum InputError {
     #[error("not a tag of the form [Name \"Value\"]: {0}")]
     BadTag(String),
     /// The `Variant` or `Rules` tag names rules this engine does not know.
-    #[error("tag {tag}: {why}")]
+    #[error("tag {tag}: {error}")]
     BadRules {
         /// The tag's name (`Variant` or `Rules`).
-        tag: String,
+        tag: &'static str,
         /// What was wrong with its value.
-        why: String,
+        #[source]
+        error: OptionError,
     },
+    /// The `Variant` tag names no preset, and no `Rules` tag spells the
+    /// switches out.
+    #[error("tag Variant: unknown variant '{0}' and no Rules tag to say its switches")]
+    UnknownVariant(String),
     /// The `FEN` tag holds no valid position.
     #[error("tag FEN: {0}")]
     BadFenTag(#[source] GameError),
@@ -435,17 +441,19 @@ fn record_game(record: RawRecord, mut rules: Rules) -> Result<GameSpec, LineErro
         // is fine as long as a Rules tag spells the switches out.
         if Rules::preset(&variant.to_ascii_lowercase()).is_some() {
             rules
-                .set("UCI_Variant", variant)
-                .map_err(|e| bad_rules("Variant", e.to_string(), at))?;
+                .set(switch::VARIANT, variant)
+                .map_err(|e| bad_rules("Variant", e, at))?;
         } else if rules_tag.is_none() {
-            let why = format!("unknown variant '{variant}' and no Rules tag to say its switches");
-            return Err(bad_rules("Variant", why, at));
+            return Err(LineError {
+                line: at,
+                error: InputError::UnknownVariant(variant.to_string()),
+            });
         }
     }
     if let Some((settings, at)) = rules_tag {
         rules
             .apply_settings(settings.split_whitespace())
-            .map_err(|e| bad_rules("Rules", e.to_string(), at))?;
+            .map_err(|e| bad_rules("Rules", e, at))?;
     }
     let start = match find("FEN") {
         Some((fen, at)) => {
@@ -481,13 +489,10 @@ fn record_game(record: RawRecord, mut rules: Rules) -> Result<GameSpec, LineErro
     })
 }
 
-fn bad_rules(tag: &str, why: String, line: usize) -> LineError {
+fn bad_rules(tag: &'static str, error: OptionError, line: usize) -> LineError {
     LineError {
         line,
-        error: InputError::BadRules {
-            tag: tag.to_string(),
-            why,
-        },
+        error: InputError::BadRules { tag, error },
     }
 }
 

@@ -252,7 +252,7 @@ pub enum BuildError {
         /// The file.
         path: PathBuf,
         /// The line and the fault.
-        error: LineError,
+        error: Box<LineError>,
     },
     /// The suite file could not be read back or written.
     #[error("{}: {source}", .path.display())]
@@ -288,7 +288,7 @@ pub fn build(run: &BuildRun) -> Result<BuildSummary, BuildError> {
             let spec = entry.and_then(|e| entry_game(e, run.rules));
             let spec = spec.map_err(|error| BuildError::Record {
                 path: path.clone(),
-                error,
+                error: Box::new(error),
             })?;
             games.push((path.display().to_string(), spec));
         }

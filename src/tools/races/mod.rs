@@ -29,6 +29,7 @@ use crate::rules::{Game, Move, Rules};
 use crate::tools::pgn::read::{InputError, PositionSpec, is_skipped, parse_position_line};
 use crate::util::options::OptionError;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 /// One position of the suite: where the mistake was made, the mistake, and
 /// the moves that hold.
@@ -103,6 +104,39 @@ pub enum SuiteError {
         /// The line, from 1.
         line: usize,
     },
+}
+
+/// Why a suite file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteFileError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line of it is wrong.
+    #[error("{}: {error}", .path.display())]
+    Line {
+        /// The file.
+        path: PathBuf,
+        /// The line and what is wrong with it.
+        error: Box<SuiteError>,
+    },
+}
+
+/// Reads a suite file: every entry checked against its rules.
+pub fn read_suite_file(path: &Path) -> Result<Vec<SuiteEntry>, SuiteFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SuiteFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    read_suite(&text).map_err(|error| SuiteFileError::Line {
+        path: path.to_path_buf(),
+        error: Box::new(error),
+    })
 }
 
 /// Reads a suite file's text: every entry checked against its rules.

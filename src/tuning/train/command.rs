@@ -205,7 +205,7 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     })?;
 
     let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
-    let rule_names: Vec<&str> = data.rule_inputs.iter().map(|r| r.name()).collect();
+    let rule_names: Vec<String> = data.rule_inputs.iter().map(|r| r.name()).collect();
     let description = format!(
         "doushou train: {} positions ({} held out) from {}; rule inputs [{}]; {} epochs, hidden {hidden}, batch {}, lr {}, lambda {}, K {K}, seed {seed}; loss {}, validation {}",
         data.train.len() + data.validation.len(),

@@ -112,10 +112,7 @@ pub fn load(paths: &[PathBuf], validation: f64) -> Result<TrainingData, TrainErr
         paths,
         validation,
         |positions: &mut Positions, labelled, rules| {
-            let score = labelled.score.ok_or(
-                "no search score: the trainer needs '<FEN> ; <result> ; <score>' \
-                 (doushou selfplay writes it)",
-            )?;
+            let score = labelled.score.ok_or(data::DataLineError::NoScore)?;
             positions.push(&labelled.position, rules, labelled.result, score);
             Ok(())
         },
