@@ -113,28 +113,7 @@ impl Searcher {
             tb_max_pieces: options.tb_max_pieces,
             tbhits: Default::default(),
         };
-        let think = || {
-            let mut main = Worker::new(&shared, game.clone(), 0, Some(&clock), bounds.clone());
-            let result = main.iterate(listener);
-            main.flush_nodes();
-            // The helpers stop with the main thread, whatever stopped it.
-            done_thinking.store(true, Ordering::Relaxed);
-            result
-        };
-        let mut result = match &self.helpers {
-            Some(pool) if threads > 1 => pool.in_place_scope(|scope| {
-                for id in 1..threads {
-                    let (shared, game, bounds) = (&shared, game.clone(), bounds.clone());
-                    scope.spawn(move |_| {
-                        let mut worker = Worker::new(shared, game, id, None, bounds);
-                        worker.iterate(&search::Silent);
-                        worker.flush_nodes();
-                    });
-                }
-                think()
-            }),
-            _ => think(),
-        };
+        let mut result = self.run_threads(&shared, game, &clock, &bounds, listener);
         if let Some(skill) = skill {
             play_at_level(&skill, &mut result, game);
         }
@@ -155,6 +134,41 @@ impl Searcher {
         );
         control.wait_for_release(limits.infinite);
         result
+    }
+
+    /// The search on the calling thread (the main worker, which alone reports
+    /// and watches the clock) and on `Threads - 1` helpers, which stop with it.
+    fn run_threads(
+        &self,
+        shared: &Shared,
+        game: &Game,
+        clock: &Clock,
+        bounds: &Bounds,
+        listener: &dyn Listener,
+    ) -> SearchResult {
+        let threads = shared.nodes.len();
+        let think = || {
+            let mut main = Worker::new(shared, game.clone(), 0, Some(clock), bounds.clone());
+            let result = main.iterate(listener);
+            main.flush_nodes();
+            // The helpers stop with the main thread, whatever stopped it.
+            shared.stop.store(true, Ordering::Relaxed);
+            result
+        };
+        match &self.helpers {
+            Some(pool) if threads > 1 => pool.in_place_scope(|scope| {
+                for id in 1..threads {
+                    let (game, bounds) = (game.clone(), bounds.clone());
+                    scope.spawn(move |_| {
+                        let mut worker = Worker::new(shared, game, id, None, bounds);
+                        worker.iterate(&search::Silent);
+                        worker.flush_nodes();
+                    });
+                }
+                think()
+            }),
+            _ => think(),
+        }
     }
 }
 
