@@ -8,7 +8,7 @@ use super::params::SearchParams;
 use super::search::Features;
 use super::skill;
 use crate::tb::TableSet;
-use crate::util::options::{OptionError, OptionKind};
+use crate::util::options::{OptionError, OptionKind, Reason};
 use std::sync::Arc;
 
 /// The engine's own options (the rule options live in [`Rules`]).
@@ -235,7 +235,7 @@ fn load_tables(value: &str) -> Result<Option<Arc<TableSet>>, OptionError> {
         TableSet::shared(std::path::Path::new(path), None).map_err(|e| OptionError::Refused {
             name: name::TABLEBASE_PATH.to_string(),
             value: path.to_string(),
-            reason: e.to_string(),
+            reason: Reason::new(e),
         })?;
     log::info!("{}: {path}: {set:?}", name::TABLEBASE_PATH);
     Ok(Some(set))
@@ -260,7 +260,7 @@ fn load_net(value: &str) -> Result<Arc<Network>, OptionError> {
     let net = nnue::load(std::path::Path::new(path)).map_err(|e| OptionError::Refused {
         name: name::EVAL_FILE.to_string(),
         value: path.to_string(),
-        reason: e.to_string(),
+        reason: Reason::new(e),
     })?;
     log::info!(
         "{}: {path} (H {}): {}",

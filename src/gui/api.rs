@@ -5,16 +5,6 @@ use crate::client::TimeControl;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A refused request: an HTTP status (4xx) and why, sent as `{"error": ...}`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{status}: {message}")]
-pub struct ApiError {
-    /// The HTTP status: 400, 403, 404, 409, 413 or 422 (docs/gui.md).
-    pub status: u16,
-    /// What was wrong, for people.
-    pub message: String,
-}
-
 /// The body of `POST /api/game/{id}/move`.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]

@@ -19,6 +19,7 @@
 pub mod api;
 pub mod clock;
 pub mod engine;
+pub mod error;
 pub mod game;
 pub mod http;
 pub mod limits;
@@ -30,9 +31,10 @@ use crate::rules::Rules;
 use crate::tb::TableSet;
 use crate::util::rng::SplitMix64;
 use api::{
-    AnalysisRequest, ApiError, DrawRequest, LineRequest, MoveRequest, NavigateRequest,
-    OptionsRequest, PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,
+    AnalysisRequest, DrawRequest, LineRequest, MoveRequest, NavigateRequest, OptionsRequest,
+    PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,
 };
+use error::ApiError;
 use game::GuiGame;
 use http::{HttpRequest, HttpResponse};
 use limits::SharedSlots;
@@ -217,7 +219,7 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
         let _ = socket.set_read_timeout(Some(http::IO_TIMEOUT));
         let _ = socket.set_write_timeout(Some(http::IO_TIMEOUT));
         if let Err(TrySendError::Full(socket)) = queue.try_send(socket) {
-            let busy = bad(503, "the server is busy; try again in a moment");
+            let busy = ApiError::Busy;
             let _ = error_response(&busy).write_to(&mut &socket);
         }
     }
@@ -319,23 +321,17 @@ fn json_response(status: u16, body: &impl serde::Serialize) -> HttpResponse {
 }
 
 fn error_response(error: &ApiError) -> HttpResponse {
-    json_response(error.status, &serde_json::json!({ "error": error.message }))
-}
-
-fn bad(status: u16, message: impl Into<String>) -> ApiError {
-    ApiError {
-        status,
-        message: message.into(),
-    }
+    let message = error.to_string();
+    json_response(error.status(), &serde_json::json!({ "error": message }))
 }
 
 /// Reads a request's JSON body into `T`; an empty body reads as `{}`.
 fn read_json<T: DeserializeOwned>(request: &HttpRequest) -> Result<T, ApiError> {
     let body = &request.body;
     if body.iter().all(u8::is_ascii_whitespace) {
-        return serde_json::from_slice(b"{}").map_err(|e| bad(400, format!("bad JSON: {e}")));
+        return serde_json::from_slice(b"{}").map_err(ApiError::Json);
     }
-    serde_json::from_slice(body).map_err(|e| bad(400, format!("bad JSON: {e}")))
+    serde_json::from_slice(body).map_err(ApiError::Json)
 }
 
 /// Whether a request says its body is JSON (`application/json`, any
@@ -358,7 +354,7 @@ impl App {
                 match e.status() {
                     Some(status) => {
                         log::info!("gui: refused a request: {status} {e}");
-                        let _ = error_response(&bad(status, e.to_string())).write_to(&mut &socket);
+                        let _ = error_response(&ApiError::Request(e)).write_to(&mut &socket);
                     }
                     None => log::debug!("gui: {e}"),
                 }
@@ -372,7 +368,7 @@ impl App {
             Answer::Events(session) => match self.streams.reserve() {
                 Ok(slot) => self.streams.open(socket, slot, &session),
                 Err(e) => {
-                    log::warn!("gui: {}", e.message);
+                    log::warn!("gui: {e}");
                     let _ = error_response(&e).write_to(&mut &socket);
                 }
             },
@@ -391,7 +387,7 @@ impl App {
         match answer {
             Ok(answer) => answer,
             Err(e) => {
-                log::info!("gui: {method} {path}: {} {}", e.status, e.message);
+                log::info!("gui: {method} {path}: {} {e}", e.status());
                 Answer::Response(error_response(&e))
             }
         }
@@ -403,27 +399,16 @@ impl App {
     /// without asking the server first).
     fn refusal(&self, request: &HttpRequest) -> Option<ApiError> {
         if !self.host_allowed(request) {
-            return Some(bad(
-                403,
-                "this server answers only requests addressed to it (Host header)",
-            ));
+            return Some(ApiError::ForeignHost);
         }
         if let Some(origin) = request.header("Origin") {
             let own = request.header("Host").map(|host| format!("http://{host}"));
             if own.is_none_or(|own| !origin.eq_ignore_ascii_case(&own)) {
-                return Some(bad(
-                    403,
-                    format!(
-                        "this server answers only its own page (Origin {origin:?} is another site)"
-                    ),
-                ));
+                return Some(ApiError::ForeignOrigin(origin.to_string()));
             }
         }
         if request.method != "GET" && !sends_json(request) {
-            return Some(bad(
-                415,
-                "a change must be sent as JSON (Content-Type: application/json)",
-            ));
+            return Some(ApiError::NotJson);
         }
         None
     }
@@ -456,8 +441,11 @@ impl App {
                 .session(id)
                 .and_then(|session| act(&session, action, request))
                 .map(|s| state(200, s)),
-            (_, ["api", ..]) => Err(bad(404, format!("no API call {method} {path}"))),
-            _ => Err(bad(404, format!("nothing at {path}"))),
+            (_, ["api", ..]) => Err(ApiError::NoApiCall {
+                method: method.to_string(),
+                path: path.to_string(),
+            }),
+            _ => Err(ApiError::NotFound(path.to_string())),
         }
     }
 
@@ -484,12 +472,10 @@ impl App {
 
     fn session(&self, id: &str) -> Result<Arc<GuiGame>, ApiError> {
         let sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
-        sessions.get(id).cloned().ok_or_else(|| {
-            bad(
-                404,
-                format!("no game '{id}' (it may have ended with the server)"),
-            )
-        })
+        sessions
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::NoGame(id.to_string()))
     }
 
     fn create_session(&self, options: &OptionsRequest) -> Result<State, ApiError> {
@@ -572,7 +558,7 @@ fn act(session: &GuiGame, action: &str, request: &HttpRequest) -> Result<State, 
         "takeback" => session.takeback(),
         "line" => session.play_line(&read_json::<LineRequest>(request)?.moves),
         "options" => session.set_options(&read_json::<OptionsRequest>(request)?),
-        other => Err(bad(404, format!("no action '{other}'"))),
+        other => Err(ApiError::NoAction(other.to_string())),
     }
 }
 
@@ -615,7 +601,7 @@ mod tests {
             .subscribe(Box::new(|_: &str| true));
         app.close_idle_sessions(Duration::from_nanos(1));
         assert!(app.session(&listened).is_ok());
-        assert_eq!(app.session(&idle).map(|_| ()).unwrap_err().status, 404);
+        assert_eq!(app.session(&idle).map(|_| ()).unwrap_err().status(), 404);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! with it the page's [`Subscription`]: when a game's last page goes, its
 //! analysis stops. At most [`limits::STREAMS`] are open at once.
 
-use super::api::ApiError;
+use super::error::ApiError;
 use super::game::{GuiGame, Subscription};
 use super::limits::{self, Slot, Slots};
 use std::collections::HashMap;
@@ -88,13 +88,7 @@ impl Streams {
 
     /// A place for one more stream, or the `503` that says there is none.
     pub fn reserve(&self) -> Result<Slot, ApiError> {
-        self.slots.take().ok_or_else(|| ApiError {
-            status: 503,
-            message: format!(
-                "{} pages listen to this server already, the most it serves; close another tab of it",
-                self.slots.max()
-            ),
-        })
+        (self.slots.take()).ok_or_else(|| ApiError::TooManyStreams(self.slots.max()))
     }
 
     /// Streams `session`'s events on `socket` from now on: the head, the

@@ -63,9 +63,36 @@ pub enum OptionError {
         /// The value given, as written.
         value: String,
         /// Why it could not be used.
-        reason: String,
+        reason: Reason,
     },
 }
+
+/// Why a value could not be used: the typed error of whoever tried to use it
+/// (a table set, a net), shared so that [`OptionError`] stays cheap to clone.
+/// Two reasons are equal when they say the same.
+#[derive(Clone, Debug)]
+pub struct Reason(std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl Reason {
+    /// The reason `error` gives.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Reason {
+        Reason(std::sync::Arc::new(error))
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl PartialEq for Reason {
+    fn eq(&self, other: &Reason) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for Reason {}
 
 impl OptionKind {
     fn bad(&self, name: &str, value: &str) -> OptionError {

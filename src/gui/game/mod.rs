@@ -19,9 +19,10 @@ pub mod review_job;
 mod seats;
 mod state;
 
-use super::api::{AnalysisLine, ApiError, Level, MoveLimits, ScoreView, State, Thinking};
+use super::api::{AnalysisLine, Level, MoveLimits, ScoreView, State, Thinking};
 use super::clock::Clocks;
 use super::engine::EngineHandle;
+use super::error::ApiError;
 use super::limits::SharedSlots;
 use crate::client::EngineSpec;
 use crate::rules::{Game, Move, Position, Rules, Side};
@@ -235,13 +236,6 @@ impl Drop for Subscription {
 /// stays consistent: every change is made whole under the lock).
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn bad(status: u16, message: impl Into<String>) -> ApiError {
-    ApiError {
-        status,
-        message: message.into(),
-    }
 }
 
 impl GuiGame {

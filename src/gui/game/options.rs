@@ -1,9 +1,10 @@
 //! A game's settings changed at once: rules (checked whole, the game kept
 //! legal), players, limits per move, levels and clocks.
+use super::GuiGame;
 use super::seats::{level_options, rule_settings};
-use super::{GuiGame, bad};
-use crate::gui::api::{ApiError, MoveLimits, OptionsRequest, State};
+use crate::gui::api::{MoveLimits, OptionsRequest, State};
 use crate::gui::engine::Request;
+use crate::gui::error::ApiError;
 use crate::rules::{Game, Side, switch};
 
 /// The limits accepted per move: milliseconds, depth, nodes.
@@ -36,9 +37,7 @@ impl GuiGame {
                 {
                     continue;
                 }
-                rules
-                    .set(name, &value)
-                    .map_err(|e| bad(422, e.to_string()))?;
+                rules.set(name, &value).map_err(ApiError::Rules)?;
             }
             let mut players = inner.players;
             if let Some(p) = &request.players {
@@ -64,17 +63,14 @@ impl GuiGame {
             if let Some(c) = &request.clocks {
                 for (side, control) in [(Side::Red, c.red), (Side::Blue, c.blue)] {
                     if let Some(control) = control {
-                        clocks
-                            .set(side, control)
-                            .map_err(|e| bad(422, e.to_string()))?;
+                        clocks.set(side, control).map_err(ApiError::Clock)?;
                     }
                 }
             }
             if rules != inner.rules {
                 let moves: Vec<String> = inner.moves.iter().map(ToString::to_string).collect();
-                Game::from_fen_and_moves(rules, &inner.start.fen(), &moves).map_err(|e| {
-                    bad(409, format!("the game is not legal under these rules: {e}"))
-                })?;
+                Game::from_fen_and_moves(rules, &inner.start.fen(), &moves)
+                    .map_err(ApiError::NotLegalUnder)?;
                 inner.rules = rules;
                 let options = rule_settings(&rules);
                 for actor in inner.actors.values().chain(&inner.analyser) {
@@ -94,8 +90,13 @@ impl GuiGame {
 
 /// Each limit in its range: a depth of 1000 would never end.
 pub(super) fn check_limits(limits: &MoveLimits) -> Result<(), ApiError> {
-    let out = |what: &str, value: u64, lo: u64, hi: u64| {
-        Err(bad(422, format!("{what} {value}: expected {lo} to {hi}")))
+    let out = |what: &'static str, value: u64, least: u64, most: u64| {
+        Err(ApiError::Limit {
+            what,
+            value,
+            least,
+            most,
+        })
     };
     if let Some(ms) = limits.movetime.filter(|v| !MOVETIME_RANGE.contains(v)) {
         return out(

@@ -1,8 +1,9 @@
 //! Moves, navigation and how a game line ends: the moves played at the
 //! page or from an analysis line, a position set up, stepping through the
 //! line, resignation, draws, takebacks and a fallen flag.
-use super::{Ending, GuiGame, Mover, Player, bad, lock, sse};
-use crate::gui::api::{ApiError, State};
+use super::{Ending, GuiGame, Mover, Player, lock, sse};
+use crate::gui::api::State;
+use crate::gui::error::ApiError;
 use crate::rules::{Position, Side};
 use crate::tools::pgn::read as input;
 
@@ -28,16 +29,13 @@ impl GuiGame {
         self.change(|inner| {
             let mut game = inner.game();
             if let Some(outcome) = inner.outcome() {
-                return Err(bad(422, format!("the game is over: {}", outcome.text)));
+                return Err(ApiError::GameOver(outcome.text));
             }
             let side = game.position().side_to_move();
             if inner.ply == inner.moves.len() && inner.side_player(side) != Player::Human {
-                return Err(bad(
-                    409,
-                    format!("it is the engine's turn ({side} to move)"),
-                ));
+                return Err(ApiError::EngineTurn(side));
             }
-            let m = game.play_text(text).map_err(|e| bad(422, e.to_string()))?;
+            let m = game.play_text(text).map_err(ApiError::Move)?;
             inner.push_move(m, self.mover(inner, Player::Human));
             Ok(())
         })
@@ -48,7 +46,7 @@ impl GuiGame {
     /// move: the rest is stepped through as any game line.
     pub fn play_line(&self, moves: &[String]) -> Result<State, ApiError> {
         if moves.is_empty() {
-            return Err(bad(422, "an empty line"));
+            return Err(ApiError::EmptyLine);
         }
         self.change(|inner| {
             let mut game = inner.game();
@@ -58,13 +56,14 @@ impl GuiGame {
                 if game.outcome().is_some() {
                     break;
                 }
-                let m = game
-                    .play_text(text)
-                    .map_err(|e| bad(422, format!("move {} of the line: {e}", i + 1)))?;
+                let m = game.play_text(text).map_err(|error| ApiError::LineMove {
+                    number: i + 1,
+                    error,
+                })?;
                 checked.push(m);
             }
             if checked.is_empty() {
-                return Err(bad(422, "the game is over here"));
+                return Err(ApiError::OverHere);
             }
             let analyst = Mover {
                 name: self.engines[inner.analysis_engine].name.clone(),
@@ -82,12 +81,10 @@ impl GuiGame {
 
     /// Sets up a position: `startpos` or a FEN, optionally followed by `moves ...`.
     pub fn set_position(&self, text: &str) -> Result<State, ApiError> {
-        let spec = input::parse_position_line(text).map_err(|e| bad(400, e.to_string()))?;
+        let spec = input::parse_position_line(text).map_err(ApiError::Position)?;
         self.change(|inner| {
-            let game = spec
-                .game(inner.rules)
-                .map_err(|e| bad(400, e.to_string()))?;
-            let start = spec.fen.parse().map_err(|e| bad(400, format!("{e}")))?;
+            let game = spec.game(inner.rules).map_err(ApiError::Position)?;
+            let start = spec.fen.parse().map_err(ApiError::Fen)?;
             let moves = game.moves_played();
             // Moves typed in with the position were played by no one here.
             let movers = vec![self.mover(inner, Player::Human); moves.len()];
@@ -100,10 +97,10 @@ impl GuiGame {
     pub fn navigate(&self, ply: usize) -> Result<State, ApiError> {
         self.change(|inner| {
             if ply > inner.moves.len() {
-                return Err(bad(
-                    422,
-                    format!("ply {ply} asked, the game has {}", inner.moves.len()),
-                ));
+                return Err(ApiError::Ply {
+                    ply,
+                    moves: inner.moves.len(),
+                });
             }
             inner.ply = ply;
             Ok(())
@@ -124,7 +121,7 @@ impl GuiGame {
         let side = side.map(parse_side).transpose()?;
         self.change(|inner| {
             if inner.line_over() {
-                return Err(bad(409, "the game is already over"));
+                return Err(ApiError::AlreadyOver);
             }
             let side = side.unwrap_or_else(|| {
                 let to_move = inner.game_at(inner.moves.len()).position().side_to_move();
@@ -147,16 +144,13 @@ impl GuiGame {
     pub fn draw(&self, action: &str) -> Result<State, ApiError> {
         self.change(|inner| {
             if inner.line_over() {
-                return Err(bad(409, "the game is already over"));
+                return Err(ApiError::AlreadyOver);
             }
             inner.ply = inner.moves.len();
             match action {
                 "claim" => {
                     if inner.game().occurrences() < 3 {
-                        return Err(bad(
-                            409,
-                            "no draw to claim: the position has not occurred three times",
-                        ));
+                        return Err(ApiError::NoRepetition);
                     }
                     inner.ending = Some(Ending::Claimed);
                 }
@@ -181,16 +175,13 @@ impl GuiGame {
                         };
                         if !accepts {
                             let name = self.player_name(inner.side_player(side));
-                            return Err(bad(409, format!("{name} declines the draw")));
+                            return Err(ApiError::DrawDeclined(name));
                         }
                     }
                     inner.ending = Some(Ending::Agreed);
                 }
                 other => {
-                    return Err(bad(
-                        422,
-                        format!("draw action '{other}': expected offer or claim"),
-                    ));
+                    return Err(ApiError::DrawAction(other.to_string()));
                 }
             }
             Ok(())
@@ -207,7 +198,7 @@ impl GuiGame {
                 return Ok(());
             }
             if inner.moves.is_empty() {
-                return Err(bad(409, "no move to take back"));
+                return Err(ApiError::NothingToTakeBack);
             }
             let first = inner.start.side_to_move();
             let mover = |ply: usize| {
@@ -237,6 +228,6 @@ pub(super) fn parse_side(text: &str) -> Result<Side, ApiError> {
     match text.to_ascii_lowercase().as_str() {
         "red" => Ok(Side::Red),
         "blue" => Ok(Side::Blue),
-        _ => Err(bad(422, format!("side '{text}': expected red or blue"))),
+        _ => Err(ApiError::SideName(text.to_string())),
     }
 }

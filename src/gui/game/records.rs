@@ -1,8 +1,9 @@
 //! Game records in and out: a record loaded (its tags, players and rules)
 //! and the game line written as one, naming who made its moves.
 use super::seats::level_options;
-use super::{GuiGame, Inner, Loaded, Mover, Player, bad};
-use crate::gui::api::{ApiError, State};
+use super::{GuiGame, Inner, Loaded, Mover, Player};
+use crate::gui::api::State;
+use crate::gui::error::ApiError;
 use crate::rules::{Position, Rules, Side};
 use crate::tools::pgn::{self, read as input};
 
@@ -13,30 +14,27 @@ impl GuiGame {
     pub fn load_pgn(&self, text: &str, index: usize) -> Result<State, ApiError> {
         let games = input::parse_games(text, Rules::default());
         if games.is_empty() {
-            return Err(bad(400, "no game in the text"));
+            return Err(ApiError::NoGameInText);
         }
         let count = games.len();
         let spec = match games.into_iter().nth(index) {
             Some(Ok(spec)) => spec,
-            Some(Err(e)) => return Err(bad(400, format!("line {}: {}", e.line, e.error))),
+            Some(Err(e)) => {
+                return Err(ApiError::Record {
+                    line: e.line,
+                    error: e.error,
+                });
+            }
             None => {
                 // Counted from 1, as people (and the page) number games.
-                let games = if count == 1 { "game" } else { "games" };
-                return Err(bad(
-                    400,
-                    format!("game {} asked, the text has {count} {games}", index + 1),
-                ));
+                return Err(ApiError::GameIndex {
+                    asked: index + 1,
+                    games: count,
+                });
             }
         };
-        let game = spec
-            .start
-            .game(spec.rules)
-            .map_err(|e| bad(400, e.to_string()))?;
-        let start: Position = spec
-            .start
-            .fen
-            .parse()
-            .map_err(|e| bad(400, format!("{e}")))?;
+        let game = spec.start.game(spec.rules).map_err(ApiError::Position)?;
+        let start: Position = spec.start.fen.parse().map_err(ApiError::Fen)?;
         let names = [("Red", "White"), ("Blue", "Black")].map(|(ours, theirs)| Mover {
             name: spec
                 .tag(ours)

@@ -1,8 +1,9 @@
 //! A review of the game line asked from the page: started in the
 //! background ([`super::review_job`]), its reports kept on the state.
 use super::review_job::{self as review, Review, ReviewEvent, ReviewJob};
-use super::{GuiGame, bad, lock, sse};
-use crate::gui::api::{ApiError, ReviewView, State};
+use super::{GuiGame, lock, sse};
+use crate::gui::api::{ReviewView, State};
+use crate::gui::error::ApiError;
 
 impl GuiGame {
     /// Reviews the game line at `depth` in the background (or cancels the
@@ -10,10 +11,7 @@ impl GuiGame {
     pub fn set_review(&self, on: bool, depth: Option<u32>) -> Result<State, ApiError> {
         let depth = depth.unwrap_or(review::DEFAULT_DEPTH);
         if !(1..=review::MAX_DEPTH).contains(&depth) {
-            return Err(bad(
-                422,
-                format!("review depth {depth}: expected 1 to {}", review::MAX_DEPTH),
-            ));
+            return Err(ApiError::ReviewDepth(depth));
         }
         self.change(|inner| {
             if !on {
@@ -21,19 +19,12 @@ impl GuiGame {
                 return Ok(());
             }
             if inner.moves.is_empty() {
-                return Err(bad(409, "no move to review"));
+                return Err(ApiError::NothingToReview);
             }
             // The review this game may run now ends first: its slot is free.
             inner.review = None;
-            let slot = self.shared.reviews.take().ok_or_else(|| {
-                bad(
-                    503,
-                    format!(
-                        "{} reviews run already, the most this server runs at once; wait for one to end",
-                        self.shared.reviews.max()
-                    ),
-                )
-            })?;
+            let slot = (self.shared.reviews.take())
+                .ok_or_else(|| ApiError::TooManyReviews(self.shared.reviews.max()))?;
             inner.reviews_started += 1;
             let id = inner.reviews_started;
             let me = self.me.clone();

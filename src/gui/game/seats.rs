@@ -1,11 +1,12 @@
 //! The engines of a game, each on a seat: the players' engines and the
 //! analyser, started on first use, told every change (searches stopped and
 //! restarted), and what they answer turned into the page's lines.
-use super::{DEFAULT_MOVETIME, GuiGame, Inner, Player, Role, bad, lock, sse};
+use super::{DEFAULT_MOVETIME, GuiGame, Inner, Player, Role, lock, sse};
 use crate::engine::option;
 use crate::engine::score::{Score, ScoreBound};
-use crate::gui::api::{AnalysisLine, AnalysisView, ApiError, Level, ScoreView, State, Thinking};
+use crate::gui::api::{AnalysisLine, AnalysisView, Level, ScoreView, State, Thinking};
 use crate::gui::engine::{EngineEvent, EngineHandle, Request};
+use crate::gui::error::ApiError;
 use crate::protocol::reply::InfoLine;
 use crate::rules::{Game, Outcome, Rules, Side};
 use std::time::Duration;
@@ -78,15 +79,9 @@ pub(super) fn level_options(
 ) -> Result<Vec<(String, String)>, ApiError> {
     let pair = |n: &str, v: String| (n.to_string(), v);
     match (level.skill, level.elo) {
-        (Some(_), Some(_)) => Err(bad(422, "a level is a skill or an Elo, not both")),
-        (Some(s), None) if !SKILL_RANGE.contains(&s) => Err(bad(
-            422,
-            format!("{} {s}: expected 0 to 20", option::SKILL_LEVEL),
-        )),
-        (None, Some(e)) if !ELO_RANGE.contains(&e) => Err(bad(
-            422,
-            format!("{} {e}: expected 500 to 3000", option::ELO),
-        )),
+        (Some(_), Some(_)) => Err(ApiError::SkillAndElo),
+        (Some(s), None) if !SKILL_RANGE.contains(&s) => Err(ApiError::Skill(s)),
+        (None, Some(e)) if !ELO_RANGE.contains(&e) => Err(ApiError::Elo(e)),
         (Some(s), None) => Ok(vec![
             pair(option::LIMIT_STRENGTH, "false".into()),
             pair(option::SKILL_LEVEL, s.to_string()),
@@ -153,14 +148,14 @@ impl GuiGame {
         let engine = match engine {
             Some(name) => match self.player_named(name)? {
                 Player::Engine(i) => Some(i),
-                Player::Human => return Err(bad(422, "a person cannot analyse here")),
+                Player::Human => return Err(ApiError::HumanAnalyst),
             },
             None => None,
         };
         self.change(|inner| {
             if let Some(k) = multipv {
                 if !(1..=32).contains(&k) {
-                    return Err(bad(422, format!("multipv {k}: expected 1 to 32")));
+                    return Err(ApiError::MultiPv(k));
                 }
                 inner.multipv = k;
             }
@@ -184,12 +179,9 @@ impl GuiGame {
             .iter()
             .position(|e| e.name == name)
             .map(Player::Engine)
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
-                bad(
-                    422,
-                    format!("no engine '{name}' (human, {})", names.join(", ")),
-                )
+            .ok_or_else(|| ApiError::NoEngine {
+                name: name.to_string(),
+                known: self.engines.iter().map(|e| e.name.clone()).collect(),
             })
     }
 
@@ -284,7 +276,7 @@ impl GuiGame {
             options.extend(rules.iter().cloned());
             match level_options(level, weakened) {
                 Ok(level_options) => options.extend(level_options),
-                Err(e) => log::warn!("gui: {}", e.message),
+                Err(e) => log::warn!("gui: {e}"),
             }
             inner.weakened[index] = level != Level::default() || weakened;
             inner.thinking = Some(Thinking {
