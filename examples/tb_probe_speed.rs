@@ -1,0 +1,62 @@
+//! Probes per second on random positions of the tables in a directory: the
+//! figure docs/tablebases.md gives for the format.
+//!
+//! `cargo run --release --example tb_probe_speed -- DIR [MATERIAL...] [--probes N]`
+//!
+//! For each material named (default: every table of the directory), `N`
+//! random positions (default 1,000,000), drawn from its index with a fixed
+//! seed, are probed once each, in a random order: no two probes are likely to
+//! share a block, the worst case for a compressed table.
+
+use doushou::rules::Rules;
+use doushou::tb::{Indexer, Material, TableSet};
+use std::time::Instant;
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut probes = 1_000_000usize;
+    if let Some(k) = args.iter().position(|a| a == "--probes") {
+        probes = args[k + 1].parse().expect("--probes N");
+        args.drain(k..k + 2);
+    }
+    let dir = std::path::PathBuf::from(args.remove(0));
+    let set = TableSet::load(&dir, Rules::JUNGLE).expect("the tables");
+    let materials: Vec<Material> = if args.is_empty() {
+        set.infos().iter().map(|t| t.material).collect()
+    } else {
+        args.iter()
+            .map(|a| a.parse().expect("a material"))
+            .collect()
+    };
+    // xorshift64: a fixed sequence, no dependency for it.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut positions = Vec::with_capacity(probes);
+    let mut sq = [0u8; 16];
+    while positions.len() < probes {
+        let m = materials[next() as usize % materials.len()];
+        let ix = Indexer::new(m);
+        let i = next() as usize % ix.size();
+        if let Some(side) = ix.decode(i, &mut sq) {
+            positions.push(ix.position(&sq[..ix.pieces().len()], side));
+        }
+    }
+    let start = Instant::now();
+    let mut found = 0usize;
+    for pos in &positions {
+        found += set.probe(pos).is_some() as usize;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "{} probes ({} answered) in {:.3} s: {:.0} probes/s",
+        positions.len(),
+        found,
+        seconds,
+        positions.len() as f64 / seconds
+    );
+}
