@@ -1,12 +1,14 @@
 //! Probes per second on random positions of the tables in a directory: the
 //! figure docs/tablebases.md gives for the format.
 //!
-//! `cargo run --release --example tb_probe_speed -- DIR [MATERIAL...] [--probes N]`
+//! `cargo run --release --example tb_probe_speed -- DIR [MATERIAL...] [--probes N] [--walk]`
 //!
-//! For each material named (default: every table of the directory), `N`
-//! random positions (default 1,000,000), drawn from its index with a fixed
-//! seed, are probed once each, in a random order: no two probes are likely to
-//! share a block, the worst case for a compressed table.
+//! `N` positions (default 1,000,000) of the materials named (default: every
+//! table of the directory), drawn with a fixed seed, are probed once each.
+//! Without `--walk` each is drawn at random from a material's index: no two
+//! probes are likely to share a block, the worst case for a compressed table.
+//! With `--walk` each is a random quiet move from the one before (a random
+//! position when the game is over), as a search meets them.
 
 use doushou::rules::Rules;
 use doushou::tb::{Indexer, Material, TableSet};
@@ -19,6 +21,8 @@ fn main() {
         probes = args[k + 1].parse().expect("--probes N");
         args.drain(k..k + 2);
     }
+    let walk = args.iter().any(|a| a == "--walk");
+    args.retain(|a| a != "--walk");
     let dir = std::path::PathBuf::from(args.remove(0));
     let set = TableSet::load(&dir, Rules::JUNGLE).expect("the tables");
     let materials: Vec<Material> = if args.is_empty() {
@@ -42,8 +46,23 @@ fn main() {
         let m = materials[next() as usize % materials.len()];
         let ix = Indexer::new(m);
         let i = next() as usize % ix.size();
-        if let Some(side) = ix.decode(i, &mut sq) {
-            positions.push(ix.position(&sq[..ix.pieces().len()], side));
+        let Some(side) = ix.decode(i, &mut sq) else {
+            continue;
+        };
+        let mut pos = ix.position(&sq[..ix.pieces().len()], side);
+        positions.push(pos);
+        while walk && positions.len() < probes && !pos.is_decided() {
+            let quiet: Vec<_> = pos
+                .generate(&Rules::JUNGLE)
+                .iter()
+                .copied()
+                .filter(|&m| !pos.is_capture(m))
+                .collect();
+            if quiet.is_empty() {
+                break;
+            }
+            pos.make(quiet[next() as usize % quiet.len()]);
+            positions.push(pos);
         }
     }
     let start = Instant::now();

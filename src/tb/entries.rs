@@ -8,10 +8,10 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Blocks each thread keeps decompressed: 32 of 16 KiB, half a megabyte a
+/// Blocks each thread keeps decompressed: 64 of 8 KiB, half a megabyte a
 /// thread. Positions a search meets one after another differ in a piece or
 /// two, and mostly share their blocks.
-const CACHED_BLOCKS: usize = 32;
+const CACHED_BLOCKS: usize = 64;
 
 /// A table's entries.
 pub(super) enum Entries {

@@ -107,7 +107,10 @@ pub enum Refusal {
     },
     /// Its block count does not fit its entries, or its blocks are larger
     /// than this build reads.
-    #[error("{blocks} blocks of 2^{shift} entries do not fit the table")]
+    #[error(
+        "{blocks} blocks of 2^{shift} entries: they do not fit the table, or are \
+         larger than this build reads"
+    )]
     Blocks {
         /// The number of blocks it lists.
         blocks: usize,

@@ -37,9 +37,10 @@ const MAGIC: &[u8; 8] = b"DSQTB\r\n\x1a";
 /// The format version this build reads and writes.
 pub const VERSION: u32 = 2;
 /// Log2 of the entries per block this build writes, and the most it reads: a
-/// cold probe decompresses one block of 16 KiB (about a tenth of a
-/// millisecond), and deflate still finds the repeats that shrink the table.
-pub const BLOCK_SHIFT: u8 = 14;
+/// probe that misses the cache decompresses one block of 8 KiB, and deflate
+/// still finds most of the repeats that shrink the table (blocks of 16 KiB
+/// pack 8 % better and cost twice as much to decompress; docs/tablebases.md).
+pub const BLOCK_SHIFT: u8 = 13;
 /// The most entries in one block.
 pub const BLOCK_ENTRIES: usize = 1 << BLOCK_SHIFT;
 /// Deflate's level: its best (the tables are written once, read often).
