@@ -404,3 +404,33 @@ fn predecessors(ix: &Indexer, rules: &Rules, i: usize) -> Vec<u32> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry of the 2- and 3-piece tables `LRvt` needs (and its own)
+    /// reads back from its file as it was solved, each solved again against
+    /// the mapped files of the smaller ones.
+    #[test]
+    fn the_files_hold_every_value_solved() {
+        let dir = std::env::temp_dir().join(format!("doushou-tb-solved-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let target: Material = "LRvt".parse().unwrap();
+        let set = generate(&dir, Rules::JUNGLE, &[target], |_| {}).unwrap();
+        let signature = rules_signature(&Rules::JUNGLE);
+        let all = with_dependencies(&[target]);
+        assert!(all.iter().any(|m| m.count() == 2) && all.contains(&target));
+        for m in all {
+            let solved = solve(m, &Rules::JUNGLE, &set).unwrap();
+            let path = dir.join(file_name(m));
+            let (header, back) = file::read_whole(&path, Some(&signature), None).unwrap();
+            assert_eq!(header.longest, solved.longest, "{m}");
+            assert_eq!(back.len(), solved.data.len(), "{m}");
+            for (i, (&a, &b)) in solved.data.iter().zip(&back).enumerate() {
+                assert!(a == b || a == NO_POSITION, "{m} entry {i}: {a} then {b}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
