@@ -369,12 +369,79 @@ fn tables_under_other_rules_or_corrupted_are_refused() {
     let bad = temp_dir("corrupt");
     let name = tb::file_name("Lvr".parse().unwrap());
     let mut bytes = std::fs::read(dir.join(&name)).unwrap();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 1;
+    // A byte of the header: the file is refused on opening, and it was the
+    // only one.
+    bytes[20] ^= 1;
     std::fs::write(bad.join(&name), &bytes).unwrap();
     let err = TableSet::load(&bad, Rules::JUNGLE).unwrap_err().to_string();
     assert!(err.contains("corrupted"), "{err}");
     let _ = std::fs::remove_dir_all(&bad);
+}
+
+/// A corrupted file, one made under other rules, and one of the format's
+/// first version are skipped with a warning naming each; the other tables
+/// answer. A file whose header is sound but a block is not answers `none`
+/// from that block on, with a warning, when a probe first reads it.
+#[test]
+fn bad_files_are_skipped_with_a_warning_and_the_others_answer() {
+    let (dir, _) = tables();
+    let mixed = temp_dir("mixed");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, mixed.join(path.file_name().unwrap())).unwrap();
+    }
+    let name = |spec: &str| tb::file_name(spec.parse::<Material>().unwrap().canonical());
+    let damage = |spec: &str, at: fn(usize) -> usize| {
+        let path = mixed.join(name(spec));
+        let mut bytes = std::fs::read(&path).unwrap();
+        let i = at(bytes.len());
+        bytes[i] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+    };
+    damage("Lvr", |_| 20); // the header
+    damage("Lvl", |len| len - 1); // the last block
+    // The version field (after the magic) saying 1: an old file.
+    let old = mixed.join(name("Evr"));
+    let mut bytes = std::fs::read(&old).unwrap();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    std::fs::write(&old, &bytes).unwrap();
+    // The table of another variant, under this one's name.
+    let other = temp_dir("other-rules");
+    let foreign = name("Rvt");
+    let m: Material = "Rvt".parse().unwrap();
+    tb::generate(&other, Rules::XOUDOUQI, &[m], |_| {}).unwrap();
+    std::fs::copy(other.join(&foreign), mixed.join(&foreign)).unwrap();
+
+    let set = TableSet::load(&mixed, Rules::JUNGLE).unwrap();
+    assert_eq!(set.len() + 3, std::fs::read_dir(dir).unwrap().count());
+    let input = [
+        "t6/3L3/7/7/7/7/7/7/7 w", // Lvt: sound
+        "r6/3L3/7/7/7/7/7/7/7 w", // Lvr: refused on opening
+        "r6/3E3/7/7/7/7/7/7/7 w", // Evr: version 1
+        "t6/7/7/7/7/7/7/R6/7 w",  // Rvt: other rules
+        "l6/3L3/7/7/7/7/7/7/7 w", // Lvl: a corrupted block
+        "t6/3L3/7/7/7/7/7/7/7 w", // Lvt again: still sound
+    ]
+    .join("\n");
+    let (code, out, err) = tb(&["probe", "--path", mixed.to_str().unwrap(), "-"], &input);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        ["win 1", "none", "none", "none", "none", "win 1"],
+        "{err}"
+    );
+    for (file, why) in [
+        (name("Lvr"), "corrupted"),
+        (name("Evr"), "doushou tb convert"),
+        (foreign, "other rules"),
+        (name("Lvl"), "block 0 is corrupted"),
+    ] {
+        let line = err.lines().find(|l| l.contains(&file));
+        assert!(line.is_some_and(|l| l.contains(why)), "{file}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&mixed);
+    let _ = std::fs::remove_dir_all(&other);
 }
 
 fn tb(args: &[&str], stdin: &str) -> (i32, String, String) {

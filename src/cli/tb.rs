@@ -1,10 +1,11 @@
-//! `doushou tb generate|probe`: endgame tablebases from the command line (the
+//! `doushou tb generate|probe|convert`: endgame tablebases from the command line (the
 //! work is in [`crate::tb`]; docs/tablebases.md).
 //!
 //! Exit code of `probe`: 0 when every position was answered, 1 when some were
 //! invalid (each gets an `error:` line in its place) or the tables were
 //! refused, 2 for a usage error (a directory that cannot be read or holds no
-//! table among them); `generate` alike (`impl From<TbError> for Failure`).
+//! table among them); `generate` and `convert` alike (`impl From<TbError> for
+//! Failure`).
 
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
@@ -31,6 +32,16 @@ pub enum TbAction {
     Generate(GenerateArgs),
     /// Print the tables' verdict for each position: win N, loss N, draw or none.
     Probe(ProbeArgs),
+    /// Convert the table files of format version 1 in DIR to version 2, in place.
+    Convert(ConvertArgs),
+}
+
+/// Arguments of `doushou tb convert`.
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The directory of the table files.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// Arguments of `doushou tb generate`.
@@ -80,6 +91,15 @@ pub fn run(args: &TbArgs) -> Result<i32, Failure> {
     match &args.action {
         TbAction::Generate(a) => generate(a).map(|()| 0),
         TbAction::Probe(a) => probe(a),
+        TbAction::Convert(a) => {
+            let converted = tb::convert_dir(&a.dir)?;
+            eprintln!(
+                "tb: {} files converted to format version {}",
+                converted.len(),
+                tb::VERSION
+            );
+            Ok(0)
+        }
     }
 }
 

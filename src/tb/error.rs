@@ -70,6 +70,14 @@ pub enum Refusal {
     /// It ends inside a field.
     #[error(transparent)]
     Truncated(#[from] Truncated),
+    /// It is of the format's first version (one byte per entry), which this
+    /// build no longer reads.
+    #[error(
+        "format version 1 (uncompressed), this build reads version 2: convert the \
+         directory with `doushou tb convert DIR`, or make the tables again with \
+         `doushou tb generate`"
+    )]
+    FirstVersion,
     /// It is of another version of the format.
     #[error("format version {found}, this build reads {reads}")]
     Version {
@@ -98,9 +106,32 @@ pub enum Refusal {
         /// The switches in force.
         ours: String,
     },
-    /// Bytes follow its data.
-    #[error("bytes after the data")]
-    TrailingBytes,
+    /// Its length is not that of the blocks its index lists.
+    #[error("{found} bytes, its index says {blocks}: truncated or extended")]
+    Length {
+        /// The file's length.
+        found: u64,
+        /// The length its header and index add up to.
+        blocks: u64,
+    },
+    /// Its block count does not fit its entries, or its blocks are larger
+    /// than this build reads.
+    #[error(
+        "{blocks} blocks of 2^{shift} entries: they do not fit the table, or are \
+         larger than this build reads"
+    )]
+    Blocks {
+        /// The number of blocks it lists.
+        blocks: usize,
+        /// Log2 of the entries per block.
+        shift: u8,
+    },
+    /// A block's bytes do not match its checksum, or do not decompress.
+    #[error("block {block} is corrupted")]
+    BadBlock {
+        /// The block, from 0.
+        block: usize,
+    },
     /// It holds another material or entry count than its name says.
     #[error("holds {found} with {entries} entries, expected {expected} with {size}")]
     WrongMaterial {

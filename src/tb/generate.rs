@@ -18,7 +18,7 @@
 //! distinct entries, never as moves.
 
 use super::error::TbError;
-use super::file::{self, file_name};
+use super::file::{self, file_name, rules_signature};
 use super::index::{Indexer, Material, mirror_file};
 use super::set::TableSet;
 use super::verdict::{MAX_DISTANCE, NO_POSITION, Verdict};
@@ -39,12 +39,7 @@ pub fn with_dependencies(targets: &[Material]) -> Vec<Material> {
             continue;
         }
         all.push(m);
-        for p in m.pieces() {
-            let sub = m.without(p);
-            if sub.mask(Side::Red) != 0 && sub.mask(Side::Blue) != 0 {
-                stack.push(sub.canonical());
-            }
-        }
+        stack.extend(one_capture_away(m));
     }
     all.sort_by_key(|m| (m.count(), std::cmp::Reverse(m.key())));
     all
@@ -113,6 +108,9 @@ pub fn generate_on(
 /// smallest first, skipping each whose file is there and valid (so an
 /// interrupted run resumes where it stopped). Each file is written whole
 /// under a temporary name, then renamed. `report` hears of each material.
+/// Memory stays bounded: only the material being solved and the tables one
+/// capture away from it are held, read back from their files; the answer
+/// maps the files made or kept.
 pub fn generate(
     dir: &Path,
     rules: Rules,
@@ -120,43 +118,68 @@ pub fn generate(
     mut report: impl FnMut(&Generated),
 ) -> Result<TableSet, TbError> {
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
-    let mut set = TableSet::empty(rules);
-    for m in with_dependencies(targets) {
+    let signature = rules_signature(&rules);
+    let all = with_dependencies(targets);
+    for &m in &all {
         let path = dir.join(file_name(m));
         let start = std::time::Instant::now();
-        let skipped = path.exists() && set.load_file(&path, Some(m)).is_ok();
-        if !skipped {
-            let bytes = solve_into(&mut set, m)?;
-            crate::util::fs::write_atomically(&path, &bytes).map_err(|e| TbError::io(&path, e))?;
-        }
+        let expected = Some((m, Indexer::new(m).size()));
+        // A file there is kept if every block of it checks.
+        let kept = match path.exists() {
+            true => file::read_whole(&path, Some(&signature), expected)
+                .ok()
+                .map(|(header, _)| header.longest),
+            false => None,
+        };
+        let longest = match kept {
+            Some(longest) => longest,
+            None => {
+                let mut below = TableSet::empty(rules);
+                for sub in one_capture_away(m) {
+                    below.load_whole(&dir.join(file_name(sub)), sub)?;
+                }
+                let solved = solve(m, &rules, &below)?;
+                let bytes = file::encode(m, &signature, &solved.data, solved.longest);
+                crate::util::fs::write_atomically(&path, &bytes)
+                    .map_err(|e| TbError::io(&path, e))?;
+                solved.longest
+            }
+        };
         report(&Generated {
             material: m,
-            skipped,
-            seconds: if skipped {
-                0.0
-            } else {
-                start.elapsed().as_secs_f64()
+            skipped: kept.is_some(),
+            seconds: match kept {
+                Some(_) => 0.0,
+                None => start.elapsed().as_secs_f64(),
             },
             bytes: std::fs::metadata(&path).map_or(0, |md| md.len()),
-            longest: set.longest(m).expect("the table was just added"),
+            longest,
         });
+    }
+    let mut set = TableSet::empty(rules);
+    for m in all {
+        set.load_file(&dir.join(file_name(m)))?;
     }
     Ok(set)
 }
 
-/// Solves `material` (either colour order) with the tables already in `set`
-/// and adds it there; answers the bytes of its file.
-fn solve_into(set: &mut TableSet, material: Material) -> Result<Vec<u8>, TbError> {
-    let material = material.canonical();
-    let solved = solve(material, set.rules(), set)?;
-    let bytes = file::encode(material, set.rules(), &solved.data, solved.longest);
-    set.insert(Indexer::new(material), solved.data, solved.longest);
-    Ok(bytes)
+/// The materials (stored form) one capture away from `material` that still
+/// have pieces on both sides: those its table is made from.
+fn one_capture_away(material: Material) -> Vec<Material> {
+    let mut out: Vec<Material> = Vec::new();
+    for p in material.pieces() {
+        let sub = material.without(p);
+        if sub.mask(Side::Red) != 0 && sub.mask(Side::Blue) != 0 && !out.contains(&sub.canonical())
+        {
+            out.push(sub.canonical());
+        }
+    }
+    out
 }
 
-/// A solved material: its file's entries and longest win.
+/// A solved material: its entries and longest win.
 pub struct Solved {
-    /// One byte per entry (see `file.rs`).
+    /// One byte per entry (see `verdict.rs`).
     pub data: Vec<u8>,
     /// The longest win, plies.
     pub longest: u16,
@@ -187,11 +210,11 @@ enum Kind {
 /// material one capture away with pieces on both sides.
 pub fn solve(material: Material, rules: &Rules, below: &TableSet) -> Result<Solved, TbError> {
     debug_assert!(material.is_canonical());
-    for p in material.pieces() {
-        let m = material.without(p);
-        if m.mask(Side::Red) != 0 && m.mask(Side::Blue) != 0 && !below.has(m) {
-            return Err(TbError::Missing(m.canonical()));
-        }
+    if let Some(m) = one_capture_away(material)
+        .into_iter()
+        .find(|&m| !below.has(m))
+    {
+        return Err(TbError::Missing(m));
     }
     let ix = Indexer::new(material);
     let size = ix.size();
@@ -409,4 +432,34 @@ fn predecessors(ix: &Indexer, rules: &Rules, i: usize) -> Vec<u32> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry of the 2- and 3-piece tables `LRvt` needs (and its own)
+    /// reads back from its file as it was solved, each solved again against
+    /// the mapped files of the smaller ones.
+    #[test]
+    fn the_files_hold_every_value_solved() {
+        let dir = std::env::temp_dir().join(format!("doushou-tb-solved-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let target: Material = "LRvt".parse().unwrap();
+        let set = generate(&dir, Rules::JUNGLE, &[target], |_| {}).unwrap();
+        let signature = rules_signature(&Rules::JUNGLE);
+        let all = with_dependencies(&[target]);
+        assert!(all.iter().any(|m| m.count() == 2) && all.contains(&target));
+        for m in all {
+            let solved = solve(m, &Rules::JUNGLE, &set).unwrap();
+            let path = dir.join(file_name(m));
+            let (header, back) = file::read_whole(&path, Some(&signature), None).unwrap();
+            assert_eq!(header.longest, solved.longest, "{m}");
+            assert_eq!(back.len(), solved.data.len(), "{m}");
+            for (i, (&a, &b)) in solved.data.iter().zip(&back).enumerate() {
+                assert!(a == b || a == NO_POSITION, "{m} entry {i}: {a} then {b}");
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

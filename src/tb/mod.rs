@@ -7,12 +7,14 @@
 //!
 //! The files, bottom up (each uses only those above it): `verdict` (a table's
 //! answer and its byte), `index` (materials and the index of their positions),
-//! `error`, `file` (the format), `set` (the tables in use: loading, probing)
-//! and `generate` (retrograde analysis, and making the files).
+//! `error`, `file` (the format), `entries` (a table's entries: a mapped file
+//! read block by block, or all in memory), `set` (the tables in use: loading,
+//! probing) and `generate` (retrograde analysis, and making the files).
 //!
 //! The tables ignore repetition and the no-capture limit (the game's history):
 //! they answer for the board and the side to move alone.
 
+mod entries;
 mod error;
 mod file;
 mod generate;
@@ -21,7 +23,7 @@ mod set;
 mod verdict;
 
 pub use error::{Refusal, TbError};
-pub use file::{TABLE_SWITCHES, VERSION, file_name, rules_signature};
+pub use file::{TABLE_SWITCHES, VERSION, convert_dir, file_name, rules_signature};
 pub use generate::{Generated, generate, generate_on, shard_of, targets, with_dependencies};
 pub use index::{Indexer, Material, MaterialError, MaterialFault};
 pub use set::{TableInfo, TableSet, piece_count, plies_before_limit};

@@ -1,8 +1,9 @@
-//! The tables in use: loaded from their files, checked against the rules,
-//! and probed by the search, the analysis and `doushou tb probe`.
+//! The tables in use: their files mapped and checked against the rules, and
+//! probed by the search, the analysis and `doushou tb probe`.
 
+use super::entries::{Entries, Mapped};
 use super::error::{Refusal, TbError};
-use super::file::{self, rules_signature};
+use super::file::{self, Header, rules_signature};
 use super::index::{Indexer, Material};
 use super::verdict::Verdict;
 use crate::rules::{Move, Position, Rules, Side};
@@ -10,11 +11,13 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-/// One material's table in memory.
+/// One material's table.
 struct Table {
     indexer: Indexer,
-    data: Vec<u8>,
+    entries: Entries,
     longest: u16,
+    /// Positions won, drawn and lost for the side to move.
+    counts: [u64; 3],
 }
 
 /// Facts about one loaded table, for reports.
@@ -22,7 +25,7 @@ struct Table {
 pub struct TableInfo {
     /// Its material (stored form).
     pub material: Material,
-    /// Entries (one byte each).
+    /// Entries (positions and non-positions).
     pub entries: usize,
     /// The longest win, plies.
     pub longest: u16,
@@ -62,61 +65,72 @@ impl TableSet {
         }
     }
 
-    /// Every table (`*.dstb`) in `dir`, checked against `rules`. A file made
-    /// under other rules, corrupted, or not a table is an error: nothing is
-    /// used from a directory that holds one. So is a directory without
-    /// tables: named as the tables, it is mistyped or not made yet.
+    /// Every table (`*.dstb`) in `dir`, mapped and checked against `rules`
+    /// (header and index: each block is checked when it is first read). A
+    /// file made under other rules, corrupted, of another version or not a
+    /// table is skipped with a warning that names it; the others answer. If
+    /// no file is left, the first refusal is the error (and no warning is
+    /// given), and a directory
+    /// without tables is one too: named as the tables, it is mistyped or not
+    /// made yet.
     pub fn load(dir: &Path, rules: Rules) -> Result<TableSet, TbError> {
         let mut set = TableSet::empty(rules);
-        let entries = std::fs::read_dir(dir).map_err(|e| TbError::io(dir, e))?;
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "dstb"))
-            .collect();
-        if paths.is_empty() {
-            return Err(TbError::NoTables(dir.to_path_buf()));
+        let mut refused = Vec::new();
+        for path in file::table_files(dir)? {
+            if let Err(e) = set.load_file(&path) {
+                refused.push(e);
+            }
         }
-        paths.sort();
-        for path in paths {
-            set.load_file(&path, None)?;
+        if set.is_empty() && !refused.is_empty() {
+            // Every file refused: one error for the directory, not a warning a file.
+            return Err(refused.swap_remove(0));
+        }
+        for e in refused {
+            log::warn!("{e}; skipped");
         }
         Ok(set)
     }
 
-    /// Every table in `dir`, under the rules the first file was made under
-    /// (the engine's `TablebasePath`: the rules may be set after it). Files
-    /// made under different rules, corrupted, or not tables are an error.
+    /// Every table in `dir`, under the rules the first file (by name) that
+    /// reads was made under (the engine's `TablebasePath`: the rules may be
+    /// set after it); files made under other rules, or refused, are skipped
+    /// with a warning ([`TableSet::load`]).
     pub fn load_any(dir: &Path) -> Result<TableSet, TbError> {
-        let entries = std::fs::read_dir(dir).map_err(|e| TbError::io(dir, e))?;
-        let mut first: Option<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "dstb"))
-            .min();
-        let Some(path) = first.take() else {
-            return Err(TbError::NoTables(dir.to_path_buf()));
-        };
-        let d = file::read(&path, None, None)?;
-        let mut rules = Rules::default();
-        rules
-            .apply_settings(d.signature.split(' '))
-            .map_err(|source| TbError::Invalid {
-                path: path.clone(),
-                why: Box::new(Refusal::UnknownRules {
-                    signature: d.signature.clone(),
-                    source,
-                }),
-            })?;
-        TableSet::load(dir, rules)
+        let mut first_error = None;
+        for path in file::table_files(dir)? {
+            let header = match file::map(&path, None, None) {
+                Ok((header, _)) => header,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    continue;
+                }
+            };
+            let mut rules = Rules::default();
+            match rules.apply_settings(header.signature.split(' ')) {
+                Ok(()) => return TableSet::load(dir, rules),
+                Err(source) => {
+                    first_error.get_or_insert(TbError::Invalid {
+                        path: path.clone(),
+                        why: Box::new(Refusal::UnknownRules {
+                            signature: header.signature.clone(),
+                            source,
+                        }),
+                    });
+                }
+            }
+        }
+        Err(first_error.unwrap_or_else(|| TbError::NoTables(dir.to_path_buf())))
     }
 
-    /// The tables in `dir`, loaded once per process: while any engine,
+    /// The tables in `dir`, mapped once per process: while any engine,
     /// analysis job or GUI of this process still holds them, asking again
-    /// for the same directory shares that copy instead of reading a second
-    /// one (4-piece tables run to gigabytes; the engine's memory is to stay
-    /// near its `Hash`). With `rules` the tables must have been made under
-    /// them ([`TableSet::load`]); without, under the rules of the first file
-    /// ([`TableSet::load_any`]). Files changed on disk are read again only
-    /// once every holder has let the old copy go.
+    /// for the same directory shares those maps (and the blocks cached from
+    /// them) instead of opening the files again. The pages of a mapped file
+    /// are the system's page cache, shared with every other process that maps
+    /// it: none holds a copy of its own. With `rules` the tables must have
+    /// been made under them ([`TableSet::load`]); without, under the rules of
+    /// the first file ([`TableSet::load_any`]). Files changed on disk are
+    /// opened again only once every holder has let the old maps go.
     pub fn shared(dir: &Path, rules: Option<Rules>) -> Result<Arc<TableSet>, TbError> {
         static LOADED: Mutex<Vec<(PathBuf, Weak<TableSet>)>> = Mutex::new(Vec::new());
         let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
@@ -141,36 +155,36 @@ impl TableSet {
         Ok(set)
     }
 
-    /// Reads one file into the set (`expected`: the material it must hold).
-    pub(super) fn load_file(
-        &mut self,
-        path: &Path,
-        expected: Option<Material>,
-    ) -> Result<(), TbError> {
-        let check = expected.map(|m| (m, Indexer::new(m).size()));
-        let d = file::read(path, Some(&rules_signature(&self.rules)), check)?;
-        let indexer = Indexer::new(d.material);
-        if !d.material.is_canonical() || indexer.size() != d.data.len() {
-            return Err(TbError::Invalid {
-                path: path.to_path_buf(),
-                why: Box::new(Refusal::DoesNotFit {
-                    entries: d.data.len(),
-                    material: d.material,
-                }),
-            });
-        }
-        self.insert(indexer, d.data, d.longest);
+    /// Maps one file into the set.
+    pub(super) fn load_file(&mut self, path: &Path) -> Result<(), TbError> {
+        let (header, map) = file::map(path, Some(&rules_signature(&self.rules)), None)?;
+        let indexer = fitting_indexer(path, &header)?;
+        let mapped = Mapped::new(header.clone(), map, path.to_path_buf());
+        self.insert(indexer, Entries::Mapped(mapped), &header);
+        Ok(())
+    }
+
+    /// Reads one file whole into the set, every block checked (generation
+    /// reads the tables one capture away so: they are probed for every
+    /// capture of every position).
+    pub(super) fn load_whole(&mut self, path: &Path, material: Material) -> Result<(), TbError> {
+        let expected = Some((material, Indexer::new(material).size()));
+        let signature = rules_signature(&self.rules);
+        let (header, data) = file::read_whole(path, Some(&signature), expected)?;
+        let indexer = fitting_indexer(path, &header)?;
+        self.insert(indexer, Entries::Whole(data), &header);
         Ok(())
     }
 
     /// Adds (or replaces) the table of `indexer`'s material.
-    pub(super) fn insert(&mut self, indexer: Indexer, data: Vec<u8>, longest: u16) {
+    fn insert(&mut self, indexer: Indexer, entries: Entries, header: &Header) {
         let m = indexer.material();
         self.max_pieces = self.max_pieces.max(m.count());
         let table = Table {
             indexer,
-            data,
-            longest,
+            entries,
+            longest: header.longest,
+            counts: header.counts,
         };
         match self.slots[m.key() as usize] {
             0 => {
@@ -178,14 +192,6 @@ impl TableSet {
                 self.slots[m.key() as usize] = self.tables.len() as u16;
             }
             k => self.tables[k as usize - 1] = table,
-        }
-    }
-
-    /// The longest win in the table of `material` (stored form), if loaded.
-    pub(super) fn longest(&self, material: Material) -> Option<u16> {
-        match self.slots[material.key() as usize] {
-            0 => None,
-            k => Some(self.tables[k as usize - 1].longest),
         }
     }
 
@@ -231,22 +237,11 @@ impl TableSet {
     pub fn infos(&self) -> Vec<TableInfo> {
         self.tables
             .iter()
-            .map(|t| {
-                let mut wdl = [0u64; 3];
-                for &b in &t.data {
-                    match Verdict::from_byte(b) {
-                        Some(Verdict::Win(_)) => wdl[0] += 1,
-                        Some(Verdict::Draw) => wdl[1] += 1,
-                        Some(Verdict::Loss(_)) => wdl[2] += 1,
-                        None => {}
-                    }
-                }
-                TableInfo {
-                    material: t.indexer.material(),
-                    entries: t.data.len(),
-                    longest: t.longest,
-                    wdl,
-                }
+            .map(|t| TableInfo {
+                material: t.indexer.material(),
+                entries: t.indexer.size(),
+                longest: t.longest,
+                wdl: t.counts,
             })
             .collect()
     }
@@ -288,7 +283,7 @@ impl TableSet {
         table.indexer.squares_of(pos, &mut sq)?;
         let n = table.indexer.pieces().len();
         let i = table.indexer.index(&sq[..n], side)?;
-        Verdict::from_byte(table.data[i])
+        Verdict::from_byte(table.entries.get(i)?)
     }
 
     /// Every legal move of `pos` (repetition aside) with the verdict it
@@ -304,6 +299,22 @@ impl TableSet {
         out.sort_by_key(|&(m, v)| (std::cmp::Reverse(v.rank()), m.bits()));
         Some(out)
     }
+}
+
+/// The index of the material `header` names, if the file at `path` holds
+/// its stored form with as many entries.
+fn fitting_indexer(path: &Path, header: &Header) -> Result<Indexer, TbError> {
+    let indexer = Indexer::new(header.material);
+    if !header.material.is_canonical() || indexer.size() != header.entries {
+        return Err(TbError::Invalid {
+            path: path.to_path_buf(),
+            why: Box::new(Refusal::DoesNotFit {
+                entries: header.entries,
+                material: header.material,
+            }),
+        });
+    }
+    Ok(indexer)
 }
 
 /// The pieces on the board of `pos`.
