@@ -180,4 +180,13 @@ fn bad_input_is_refused_and_nothing_is_lost() {
     let o = run(&["races", "score", s]);
     assert_eq!(o.status.code(), Some(2), "no limit is a usage error");
     assert!(o.stdout.is_empty());
+
+    std::fs::write(&suite, "# rules: Repetition=draw\n# nothing else\n").unwrap();
+    let o = run(&["races", "score", s, "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(1), "an empty suite scores nothing");
+    assert!(
+        text(&o.stderr).contains("no positions"),
+        "{}",
+        text(&o.stderr)
+    );
 }

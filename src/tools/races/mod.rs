@@ -117,6 +117,9 @@ pub enum SuiteFileError {
         /// Why.
         source: std::io::Error,
     },
+    /// It holds no position (empty, or comments only).
+    #[error("{}: no positions in the suite", .0.display())]
+    Empty(PathBuf),
     /// A line of it is wrong.
     #[error("{}: {error}", .path.display())]
     Line {
@@ -127,16 +130,20 @@ pub enum SuiteFileError {
     },
 }
 
-/// Reads a suite file: every entry checked against its rules.
+/// Reads a suite file: every entry checked against its rules, and at least one.
 pub fn read_suite_file(path: &Path) -> Result<Vec<SuiteEntry>, SuiteFileError> {
     let text = std::fs::read_to_string(path).map_err(|source| SuiteFileError::Read {
         path: path.to_path_buf(),
         source,
     })?;
-    read_suite(&text).map_err(|error| SuiteFileError::Line {
+    let entries = read_suite(&text).map_err(|error| SuiteFileError::Line {
         path: path.to_path_buf(),
         error: Box::new(error),
-    })
+    })?;
+    if entries.is_empty() {
+        return Err(SuiteFileError::Empty(path.to_path_buf()));
+    }
+    Ok(entries)
 }
 
 /// Reads a suite file's text: every entry checked against its rules.
