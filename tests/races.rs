@@ -95,6 +95,18 @@ fn the_suite_is_built_resumed_and_scored() {
     );
     assert_eq!(std::fs::read_to_string(&suite).unwrap(), written);
 
+    let o = run(&[
+        "races",
+        "score",
+        s,
+        "--depth",
+        "1",
+        "--option",
+        "NoSuchOption=1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(o.stdout.is_empty());
+
     let scored = ok(&[
         "races",
         "score",

@@ -97,22 +97,19 @@ impl EngineArgs {
                 .ok_or_else(|| Failure::usage(RacesArgError::OptionShape(option.clone())))?;
             engine_options.push((name.trim().to_string(), value.trim().to_string()));
         }
-        let setup = Setup {
+        // The engine checks the options when each worker makes its engine
+        // (`build` once more before it touches the suite file).
+        Ok(Setup {
             hash_mb: self.hash,
             multipv: 1,
             limits,
             engine_options,
-        };
-        // Every option is checked here, before any search.
-        crate::tools::analyse::pool::new_engine(&setup).map_err(engine_failure)?;
-        Ok(setup)
+        })
     }
 
     /// Jobs to run at once.
     fn jobs(&self) -> usize {
-        self.jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        })
+        self.jobs.unwrap_or_else(crate::util::pool::every_core)
     }
 }
 

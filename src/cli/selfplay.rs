@@ -65,9 +65,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         nodes,
         random_plies: args.random_plies,
         seed: args.seed,
-        jobs: args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        jobs: args.jobs.unwrap_or_else(crate::util::pool::every_core),
         max_plies: args.max_plies,
         hash_mb: args.hash,
         rules: args.rules.rules()?,

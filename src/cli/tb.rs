@@ -111,9 +111,7 @@ fn generate(args: &GenerateArgs) -> Result<(), Failure> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(Failure::usage)?;
     let mine = tb::shard_of(tb::targets(args.max_pieces, &named), shard);
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(crate::util::pool::every_core);
     let start = Instant::now();
     let (mut made, mut total_bytes) = (0, 0u64);
     tb::generate_on(threads, &args.out, rules, &mine, |g| {

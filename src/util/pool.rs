@@ -8,6 +8,12 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 
+/// The threads a tool uses when not told: one per core the process may use
+/// (one if that cannot be known).
+pub fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 /// Runs jobs `0..count` on up to `threads` threads (at least one). Each thread
 /// builds its state with `init`, then runs `work(&mut state, index)` for the
 /// next index not yet taken. Results reach `on_result` on the calling thread

@@ -165,9 +165,7 @@ pub fn analyse(args: &AnalyseConfig) -> Result<bool, AnalyseError> {
         limits,
         engine_options,
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = args.jobs.unwrap_or_else(crate::util::pool::every_core);
     let mut printer = Printer {
         units: Vec::new(),
         results: Vec::new(),

@@ -132,8 +132,9 @@ pub fn new_engine(setup: &Setup) -> Result<Engine, TaskError> {
     Ok(engine)
 }
 
-/// The task's searches, each from a clean table, under the task's rules.
-fn search(engine: &mut Engine, task: &AnalysisTask, limits: &GoLimits) -> TaskResult {
+/// The task's searches, each from a clean table, under the task's rules;
+/// the engine keeps the task's position afterwards.
+pub fn search(engine: &mut Engine, task: &AnalysisTask, limits: &GoLimits) -> TaskResult {
     engine.set_rules(task.rules);
     let p = &task.position;
     engine.set_position(&p.fen, &p.moves)?;

@@ -10,10 +10,9 @@
 //! over machines.
 
 use super::{Judge, SuiteEntry};
-use crate::engine::search::{SearchResult, Silent};
 use crate::engine::{Engine, GoError, GoLimits};
 use crate::rules::{Game, Move, Outcome, Rules, Side, WinReason};
-use crate::tools::analyse::pool::{self, Setup, TaskError};
+use crate::tools::analyse::pool::{self, AnalysisTask, Setup, TaskError};
 use crate::tools::pgn::read::{GameSpec, LineError, PositionSpec, entry_game, read_entries};
 use std::collections::HashSet;
 use std::fmt;
@@ -177,15 +176,20 @@ impl Walker<'_> {
     /// Whether the side that made the last of `moves` loses: the game is won
     /// by the side now to move, or a search sees it win.
     fn lost(&mut self, moves: &[String]) -> Result<bool, TaskError> {
-        self.engine.set_rules(self.rules);
-        self.engine.new_game();
-        self.engine.set_position(self.fen, moves)?;
+        let task = AnalysisTask {
+            rules: self.rules,
+            position: PositionSpec {
+                fen: self.fen.to_string(),
+                moves: moves.to_vec(),
+            },
+            played: None,
+        };
+        let result = pool::search(self.engine, &task, &self.config.setup.limits)?.search;
         let to_move = self
             .engine
             .game()
             .map(|g| g.position().side_to_move())
             .ok_or(GoError::NoPosition)?;
-        let result: SearchResult = self.engine.search(&self.config.setup.limits, &Silent)?;
         Ok(match result.outcome {
             Some(Outcome::Win { winner, .. }) => winner == to_move,
             Some(Outcome::Draw(_)) => false,
@@ -388,6 +392,7 @@ fn finished_games(path: &Path) -> Result<HashSet<usize>, BuildError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::search::Silent;
     use crate::tools::pgn::read::parse_position_line;
 
     /// A few pieces each: Red (searching deep) hunts Blue (searching one ply),

@@ -209,12 +209,11 @@ fn parse_entry(raw: &str, line: usize, rules: Rules) -> Result<SuiteEntry, Suite
     })
 }
 
-/// The legal move `text` names in `game`'s position, if it is one.
+/// The legal move `text` names in `game`'s position, if it is one (read by
+/// the protocol's move parser, in either case).
 fn legal_move(game: &Game, text: &str) -> Option<Move> {
-    game.legal_moves()
-        .iter()
-        .copied()
-        .find(|m| m.to_string().eq_ignore_ascii_case(text))
+    let m: Move = text.to_ascii_lowercase().parse().ok()?;
+    game.is_legal(m).then_some(m)
 }
 
 /// The whole suite as a file's text, a `# rules:` line wherever the rules change.

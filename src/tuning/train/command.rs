@@ -49,7 +49,7 @@ const REPORT_EVERY: Duration = Duration::from_secs(5);
 pub fn run(options: &TrainOptions) -> Result<(), TrainError> {
     let threads = options
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(crate::util::pool::every_core);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
