@@ -6,9 +6,12 @@
 mod common;
 
 use common::BIN;
+use doushou::engine::score::Score;
 use doushou::engine::search::{Listener, SearchInfo, Silent};
 use doushou::engine::{Engine, GoLimits};
-use doushou::rules::{Animal, DEN, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER};
+use doushou::rules::{
+    Animal, DEN, Game, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER,
+};
 use doushou::tb::{self, Material, TableSet, Verdict};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -621,4 +624,83 @@ fn the_search_scores_table_positions_and_reports_tbhits() {
             .is_err()
     );
     assert!(with.options().tablebases.is_some());
+}
+
+/// An engine reading the shared tables, at the default rules
+/// (`Repetition=forbid`): `fen` and `moves` set, searched to `depth`.
+fn search_with_tables(fen: &str, moves: &[&str], depth: u32) -> (String, Score) {
+    let (dir, _) = tables();
+    let mut engine = Engine::new();
+    engine
+        .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+        .unwrap();
+    engine.set_position(fen, moves).unwrap();
+    let limits = GoLimits {
+        depth: Some(depth),
+        ..GoLimits::default()
+    };
+    let r = engine.search(&limits, &Silent).unwrap();
+    (r.best_move.to_string(), Score::from_internal(r.score))
+}
+
+/// The table's verdict of each legal move here, the game's history aside.
+fn table_verdicts(fen: &str, moves: &[&str]) -> Vec<(String, Verdict)> {
+    let (_, set) = tables();
+    let game = Game::from_fen_and_moves(Rules::JUNGLE, fen, moves).unwrap();
+    let legal = game.legal_moves();
+    let ranked = set.rank_moves(game.position()).unwrap();
+    ranked
+        .into_iter()
+        .filter(|(m, _)| legal.contains(m))
+        .map(|(m, v)| (m.to_string(), v))
+        .collect()
+}
+
+// A lion on e2 guards its den (d1) against a dog on f3; the lion has gone
+// e2-d2-e2 and the dog f3-e3-f3, so this position stands here a second
+// time. The tables call all four lion moves drawn,
+// but after e2e1, e2d2 or e2f2 the history leaves the lion no fresh move
+// that keeps the dog out: only e2e3 holds (self-play games lost such draws).
+const SHUFFLED_FEN: &str = "7/7/7/7/7/7/4d2/5L1/7 w 0 1";
+const SHUFFLED: [&str; 6] = ["f2e2", "e3f3", "e2d2", "f3e3", "d2e2", "e3f3"];
+
+#[test]
+fn under_forbid_the_engine_keeps_the_one_table_draw_the_history_leaves() {
+    let verdicts = table_verdicts(SHUFFLED_FEN, &SHUFFLED);
+    for m in ["e2e1", "e2d2", "e2f2", "e2e3"] {
+        assert!(
+            verdicts.contains(&(m.to_string(), Verdict::Draw)),
+            "{m}: {verdicts:?}"
+        );
+    }
+    for lost in ["e2e1", "e2d2", "e2f2"] {
+        let mut moves = SHUFFLED.to_vec();
+        moves.push(lost);
+        let (_, score) = search_with_tables(SHUFFLED_FEN, &moves, 10);
+        assert!(
+            matches!(score, Score::Mate(n) if n > 0),
+            "after {lost}: {score}"
+        );
+    }
+    let (best, score) = search_with_tables(SHUFFLED_FEN, &SHUFFLED, 10);
+    assert_eq!(best, "e2e3");
+    assert_eq!(score, Score::Cp(0));
+}
+
+#[test]
+fn under_forbid_a_table_draw_the_history_has_lost_is_reported_lost() {
+    // Red's tiger has shuffled on c1-c2-c3 against Blue's leopard near its den;
+    // the tables still give Red a drawing move, but the history forbids
+    // every way to keep the draw.
+    let fen = "7/7/7/7/7/7/1pT4/7/7 b 0 1";
+    let moves = [
+        "b3b2", "c3c2", "b2a2", "c2c3", "a2a1", "c3c2", "a1b1", "c2c1", "b1b2",
+    ];
+    let verdicts = table_verdicts(fen, &moves);
+    assert!(
+        verdicts.iter().any(|(_, v)| *v == Verdict::Draw),
+        "{verdicts:?}"
+    );
+    let (_, score) = search_with_tables(fen, &moves, 12);
+    assert!(matches!(score, Score::Mate(n) if n < 0), "{score}");
 }

@@ -9,7 +9,7 @@
 //! its den; it may then only take that piece. The search thus sees every den
 //! entry within its horizon without extending anything.
 
-use super::eval::evaluate;
+use super::eval::{evaluate, standoff_scaled};
 use super::nnue::{Accumulator, AccumulatorStack};
 use super::ordering::Heuristics;
 use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
@@ -130,7 +130,7 @@ impl<'a> Worker<'a> {
     /// The static evaluation of the current position, `pos`.
     #[inline]
     fn static_eval(&self, pos: &Position) -> i32 {
-        match &self.accumulators {
+        let eval = match &self.accumulators {
             Some(stack) => {
                 // Every make pushed and every unmake popped, whatever path the
                 // search took: the incremental values are the position's.
@@ -140,7 +140,9 @@ impl<'a> Worker<'a> {
                 stack.evaluate(pos.side_to_move())
             }
             None => evaluate(pos, &self.rules, self.shared.weights),
-        }
+        };
+        let percent = self.shared.params.standoff_percent();
+        standoff_scaled(eval, pos, &self.rules, percent)
     }
 
     /// Iterative deepening until stopped or a limit is reached. Only the main
@@ -400,20 +402,36 @@ impl<'a> Worker<'a> {
     }
 
     /// The endgame tables' exact score here, if they hold the position and
-    /// their verdict stands under the no-capture limit (repetition aside).
+    /// their verdict stands under the game's rules: a win or loss that fits
+    /// in what the no-capture limit leaves, a draw the history cannot take
+    /// away before the horizon (`depth` plies on).
     #[inline]
-    fn table_score(&self, ply: usize) -> Option<i32> {
+    fn table_score(&self, ply: usize, depth: i32) -> Option<i32> {
         let tb = self.shared.tb?;
         let pos = self.game.position();
         if crate::tb::piece_count(pos) > self.shared.tb_max_pieces {
             return None;
         }
         let score = match tb.probe(pos)? {
+            crate::tb::Verdict::Draw if self.history_may_lose_draw(depth) => return None,
             crate::tb::Verdict::Draw => self.draw_score(),
             v => table_score(v, ply, crate::tb::plies_before_limit(&self.rules, pos))?,
         };
         self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
         Some(score)
+    }
+
+    /// Whether, under `Repetition=forbid`, the game's history may turn a
+    /// table draw into a loss within the next `depth` plies: the side that
+    /// runs out of moves not repeating a position a third time must leave
+    /// the drawing ones. A third occurrence takes two more returns to a
+    /// position, at least 8 plies, unless one has already occurred twice
+    /// since the last capture. Beyond the horizon the table's draw stands.
+    #[inline]
+    fn history_may_lose_draw(&self, depth: i32) -> bool {
+        self.rules.repetition == Repetition::Forbid
+            && depth > 0
+            && (depth >= 8 || self.game.repetition_may_forbid())
     }
 
     /// A draw from the view of the side to move: worth `-contempt` to the root
@@ -494,7 +512,7 @@ impl<'a> Worker<'a> {
         if let Some(score) = self.terminal_score(&moves, ply) {
             return score;
         }
-        if let Some(score) = self.table_score(ply) {
+        if let Some(score) = self.table_score(ply, depth) {
             return score;
         }
         let threatened = Self::den_threatened(self.game.position());

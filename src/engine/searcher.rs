@@ -73,7 +73,8 @@ impl Searcher {
             }
         };
         // Among the drawing moves every line is the tables' draw: reported
-        // as one (`cp 0`), not as the search's contempt for it.
+        // as one (`cp 0`), not as the search's contempt for it, unless the
+        // search finds the game's history losing it (`Repetition=forbid`).
         let draw_listener = DrawListener(listener);
         let listener: &dyn Listener = if table_draw { &draw_listener } else { listener };
         let options = &self.options;
@@ -118,8 +119,11 @@ impl Searcher {
             play_at_level(&skill, &mut result, game);
         }
         if table_draw {
-            result.score = 0;
-            result.lines.iter_mut().for_each(|(score, _)| *score = 0);
+            result.score = as_table_draw(result.score);
+            result
+                .lines
+                .iter_mut()
+                .for_each(|(score, _)| *score = as_table_draw(*score));
         }
         result.nodes = shared.total_nodes();
         result.tbhits = shared.tbhits.load(Ordering::Relaxed);
@@ -353,14 +357,31 @@ fn table_info(result: &SearchResult) -> search::SearchInfo {
     }
 }
 
-/// Reports every line of a search as the tables' draw, score 0.
+/// The score of a line among the tables' drawing moves: the draw (0), or a
+/// win or loss the search found because the game's history forbids moves the
+/// tables count on.
+fn as_table_draw(score: i32) -> i32 {
+    if score.abs() >= score::TB_BOUND {
+        score
+    } else {
+        0
+    }
+}
+
+/// Reports every line of a search as the tables' draw (see [`as_table_draw`]).
 struct DrawListener<'a>(&'a dyn Listener);
 
 impl Listener for DrawListener<'_> {
     fn info(&self, info: &search::SearchInfo) {
+        let score = as_table_draw(info.score);
+        let bound = if score == 0 {
+            score::ScoreBound::Exact
+        } else {
+            info.bound
+        };
         self.0.info(&search::SearchInfo {
-            score: 0,
-            bound: score::ScoreBound::Exact,
+            score,
+            bound,
             ..info.clone()
         });
     }

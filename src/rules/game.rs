@@ -296,7 +296,7 @@ impl Game {
     /// Whether some move here might be forbidden by repetition: only if a position
     /// in the window since the last capture has already occurred twice.
     #[inline]
-    fn repetition_may_forbid(&self) -> bool {
+    pub fn repetition_may_forbid(&self) -> bool {
         let cur = self.current();
         self.rules.repetition == Repetition::Forbid
             && matches!(cur.last_repeated, Some(i) if i >= cur.window_start)
