@@ -52,8 +52,9 @@ pub struct GenerateArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=4))]
     pub max_pieces: Option<u32>,
     /// A material to solve (with what it needs): Red's animals, v, Blue's,
-    /// e.g. `ELvr`. May be repeated.
-    #[arg(long, value_name = "SPEC")]
+    /// e.g. `ELvr`. May be repeated, or a comma-separated list (as a
+    /// Kubernetes Job passes one from its environment).
+    #[arg(long, value_name = "SPEC", value_delimiter = ',')]
     pub material: Vec<String>,
     /// The directory of the table files.
     #[arg(long, value_name = "DIR")]
