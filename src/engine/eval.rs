@@ -35,8 +35,8 @@
 //! under every switch.
 
 use crate::rules::{
-    ALL_TRAPS, Animal, Bitboard, DEN, NEIGHBOURS, Piece, Position, Rules, Side, Square, TRAPS,
-    WATER, jump_targets, squares, step_targets,
+    ALL_TRAPS, Animal, Bitboard, DEN, NEIGHBOURS, Piece, Position, Repetition, Rules, Side, Square,
+    TRAPS, WATER, jump_targets, squares, step_targets,
 };
 use crate::util::options::choices;
 
@@ -291,6 +291,34 @@ const GUARD_ZONE: [Bitboard; 2] = {
     t
 };
 
+/// `side`'s material, by the linear evaluation's tuned values of the animals.
+pub fn material(pos: &Position, side: Side) -> i32 {
+    (Animal::ALL.iter().enumerate())
+        .filter(|&(_, &animal)| pos.square_of(Piece::new(side, animal)).is_some())
+        .map(|(i, _)| WEIGHTS[feature::MATERIAL + i])
+        .sum()
+}
+
+/// `eval` (for the side to move), scaled by `percent` / 100 where it is
+/// likely a standoff: under `Repetition=draw` a defender that can shuffle
+/// forever holds a besieged den, so an advantage the material does not back
+/// (the side `eval` favours has less material) is worth less than the
+/// evaluation, trained mostly where repetition is forbidden, says. Other
+/// rules, and `percent` 100, leave it whole (`STANDOFF_PERCENT`).
+#[inline]
+pub fn standoff_scaled(eval: i32, pos: &Position, rules: &Rules, percent: i32) -> i32 {
+    if rules.repetition != Repetition::Draw || percent >= 100 || eval == 0 {
+        return eval;
+    }
+    let us = pos.side_to_move();
+    let lead = material(pos, us) - material(pos, us.opponent());
+    if (eval > 0 && lead < 0) || (eval < 0 && lead > 0) {
+        eval * percent / 100
+    } else {
+        eval
+    }
+}
+
 /// The evaluation of `pos` under `rules`, in centipawns for the side to move.
 #[inline]
 pub fn evaluate(pos: &Position, rules: &Rules, weights: &Weights) -> i32 {
@@ -460,6 +488,31 @@ mod tests {
                 evaluate(&pos, &rules, &WEIGHTS),
                 evaluate(&pos.mirrored(), &rules, &WEIGHTS)
             );
+        }
+    }
+
+    #[test]
+    fn a_standoff_is_scaled_only_under_repetition_draw_for_the_side_behind() {
+        // Blue to move has less material (tiger, wolf, rat, elephant against
+        // seven animals) but besieges Red's den.
+        let pos: Position = "1L5/2t1w2/7/4R2/C2W3/1r5/7/1e2D2/2T2P1 b 4 66"
+            .parse()
+            .unwrap();
+        assert!(material(&pos, Side::Blue) < material(&pos, Side::Red));
+        let draw = Rules {
+            repetition: Repetition::Draw,
+            ..Rules::JUNGLE
+        };
+        assert_eq!(standoff_scaled(800, &pos, &draw, 25), 200);
+        assert_eq!(standoff_scaled(800, &pos, &draw, 100), 800);
+        // An evaluation that favours the side ahead in material is whole.
+        assert_eq!(standoff_scaled(-800, &pos, &draw, 25), -800);
+        for repetition in [Repetition::Forbid, Repetition::None] {
+            let rules = Rules {
+                repetition,
+                ..Rules::JUNGLE
+            };
+            assert_eq!(standoff_scaled(800, &pos, &rules, 25), 800);
         }
     }
 

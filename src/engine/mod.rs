@@ -147,7 +147,7 @@ impl Engine {
         let game = self.game.as_ref()?;
         let pos = game.position();
         let options = &self.searcher.options;
-        let (net, terms) = match options.eval {
+        let (net, mut terms) = match options.eval {
             EvalKind::Nnue => (
                 Some(options.net.description().to_string()),
                 vec![(
@@ -160,10 +160,16 @@ impl Engine {
                 eval::term_scores(pos, game.rules(), &eval::WEIGHTS).to_vec(),
             ),
         };
+        let whole: i32 = terms.iter().map(|(_, v)| v).sum();
+        let percent = options.params.standoff_percent();
+        let scaled = eval::standoff_scaled(whole, pos, game.rules(), percent);
+        if scaled != whole {
+            terms.push(("standoff", scaled - whole));
+        }
         Some(EvalTerms {
             side_to_move: pos.side_to_move(),
             net,
-            total: terms.iter().map(|(_, v)| v).sum(),
+            total: scaled,
             terms,
         })
     }
