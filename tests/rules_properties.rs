@@ -13,7 +13,7 @@
 mod common;
 
 use doushou::rules::{
-    DrawReason, Game, Move, Outcome, Position, Rules, START_FEN, Side, Square, WinReason,
+    DEN, DrawReason, Game, Move, Outcome, Position, Rules, START_FEN, Side, Square, WinReason,
 };
 use std::collections::BTreeSet;
 
@@ -608,6 +608,26 @@ fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep
         .collect();
     assert_eq!(gen_set, naive, "{ctx}: position moves (engine vs referee)");
 
+    // The search's shortcuts: the captures alone, whether any move exists,
+    // whether the den can be entered, each without listing every move.
+    let captures: Vec<Move> = generated
+        .iter()
+        .copied()
+        .filter(|&m| p.is_capture(m))
+        .collect();
+    assert_eq!(
+        p.generate_captures(&rules).as_slice(),
+        &captures[..],
+        "{ctx}: captures"
+    );
+    assert_eq!(p.has_move(&rules), !generated.is_empty(), "{ctx}: has_move");
+    let enemy_den = DEN[p.side_to_move().opponent().index()];
+    assert_eq!(
+        p.can_enter_den(&rules),
+        generated.iter().any(|m| m.to().bit() & enemy_den != 0),
+        "{ctx}: can_enter_den"
+    );
+
     // The same game seen from the other side has the mirrored moves.
     let mirror = p.mirrored();
     assert_eq!(mirror.key(), mirror.compute_key(), "{ctx}: mirrored key");
@@ -627,6 +647,11 @@ fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep
         "{ctx}: legal moves (engine vs referee)"
     );
     assert_eq!(game.count_legal_moves(), legal.len() as u64, "{ctx}");
+    assert_eq!(
+        game.has_legal_move(),
+        !legal.is_empty(),
+        "{ctx}: has_legal_move"
+    );
     for &m in generated.iter() {
         let ok = legal_set.contains(&m.to_string());
         assert_eq!(game.is_legal(m), ok, "{ctx}: is_legal({m})");

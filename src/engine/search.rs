@@ -15,9 +15,7 @@ use super::ordering::Heuristics;
 use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
 use super::time::Clock;
 use super::tt::{score_from_tt, score_to_tt};
-use crate::rules::{
-    DEN, Game, MAX_MOVES, Move, MoveList, NEIGHBOURS, Position, Repetition, Rules, Side,
-};
+use crate::rules::{DEN, Game, MAX_MOVES, Move, NEIGHBOURS, Position, Repetition, Rules, Side};
 use std::sync::atomic::Ordering;
 
 mod shared;
@@ -376,15 +374,17 @@ impl<'a> Worker<'a> {
 
     /// The verdicts every node gives before searching, in the order of docs/rules.md:
     /// lost (den entered or no pieces, no legal move), drawn, or a den entry that
-    /// wins at once. `None` when the node must be searched.
+    /// wins at once. `None` when the node must be searched. Asked without the
+    /// node's moves: most nodes end at a table cutoff or in quiescence, which
+    /// never need them all.
     #[inline]
-    fn terminal_score(&self, moves: &MoveList, ply: usize) -> Option<i32> {
+    fn terminal_score(&self, ply: usize) -> Option<i32> {
         let pos = self.game.position();
         if pos.is_decided() {
             // The mover entered our den or took our last piece.
             return Some(-MATE + ply as i32);
         }
-        if moves.is_empty() {
+        if !self.game.has_legal_move() {
             return Some(-MATE + ply as i32);
         }
         if self.rules.repetition != Repetition::Forbid && self.game.occurrences() >= 2 {
@@ -394,8 +394,7 @@ impl<'a> Worker<'a> {
         if self.game.draw_reason().is_some() {
             return Some(self.draw_score());
         }
-        let enemy_den = DEN[pos.side_to_move().opponent().index()];
-        if moves.iter().any(|m| m.to().bit() & enemy_den != 0) {
+        if pos.can_enter_den(&self.rules) {
             return Some(MATE - ply as i32 - 1);
         }
         None
@@ -508,8 +507,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let moves = self.game.legal_moves();
-        if let Some(score) = self.terminal_score(&moves, ply) {
+        if let Some(score) = self.terminal_score(ply) {
             return score;
         }
         if let Some(score) = self.table_score(ply, depth) {
@@ -523,7 +521,7 @@ impl<'a> Worker<'a> {
         };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             let den_threats = self.shared.features.qs_den_threats;
-            return self.quiescence(alpha, beta, ply, &moves, den_threats);
+            return self.quiescence(alpha, beta, ply, den_threats);
         }
         // Mate distance pruning: no line from here beats a mate already in hand.
         alpha = alpha.max(-MATE + ply as i32);
@@ -597,6 +595,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        let moves = self.game.legal_moves();
         let mut order = self
             .heuristics
             .order(&pos, &self.rules, &moves, tt_move, ply);
@@ -713,16 +712,8 @@ impl<'a> Worker<'a> {
     /// standing pat: only taking that piece (or winning first) can save us.
     /// With `den_threats` (quiescence's first ply, `Search_QsDenThreats`), the
     /// quiet moves that step next to the enemy den are tried too.
-    /// `moves` are the legal moves here; the caller has already counted the node
-    /// and found it not terminal.
-    fn quiescence(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        moves: &MoveList,
-        den_threats: bool,
-    ) -> i32 {
+    /// The caller has already counted the node and found it not terminal.
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize, den_threats: bool) -> i32 {
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply);
         let pos = *self.game.position();
@@ -757,15 +748,22 @@ impl<'a> Worker<'a> {
         } else {
             0
         };
-        let mut captures = *moves;
-        captures.retain(|m| {
-            let to = m.to().bit();
-            if pos.is_capture(m) {
-                !threatened || danger_zone & to != 0
-            } else {
-                threat_zone & to != 0 && threat_zone & m.from().bit() == 0
+        let captures = if threat_zone != 0 {
+            // Quiet steps next to the enemy den too: every legal move, filtered.
+            let mut moves = self.game.legal_moves();
+            moves.retain(|m| {
+                let to = m.to().bit();
+                pos.is_capture(m) || (threat_zone & to != 0 && threat_zone & m.from().bit() == 0)
+            });
+            moves
+        } else {
+            // Repetition never forbids a capture: these are legal moves.
+            let mut captures = pos.generate_captures(&self.rules);
+            if threatened {
+                captures.retain(|m| danger_zone & m.to().bit() != 0);
             }
-        });
+            captures
+        };
         let mut order = self
             .heuristics
             .order(&pos, &self.rules, &captures, Move::NULL, ply);
@@ -776,10 +774,9 @@ impl<'a> Worker<'a> {
             let score = if self.stopped {
                 0
             } else {
-                let child_moves = self.game.legal_moves();
-                match self.terminal_score(&child_moves, ply + 1) {
+                match self.terminal_score(ply + 1) {
                     Some(s) => -s,
-                    None => -self.quiescence(-beta, -alpha, ply + 1, &child_moves, false),
+                    None => -self.quiescence(-beta, -alpha, ply + 1, false),
                 }
             };
             self.unmake();

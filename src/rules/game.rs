@@ -283,6 +283,17 @@ impl Game {
         list
     }
 
+    /// Whether there is any legal move, found without listing them where
+    /// repetition cannot forbid one.
+    #[inline]
+    pub fn has_legal_move(&self) -> bool {
+        if self.repetition_may_forbid() {
+            !self.legal_moves().is_empty()
+        } else {
+            self.position.has_move(&self.rules)
+        }
+    }
+
     /// How many legal moves there are (the fast path of perft's last ply).
     #[inline]
     pub fn count_legal_moves(&self) -> u64 {

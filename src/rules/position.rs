@@ -576,6 +576,66 @@ impl Position {
         counter.0
     }
 
+    /// The captures among [`Position::generate`]'s moves, in the same order:
+    /// what quiescence searches, without listing the quiet moves it skips.
+    pub fn generate_captures(&self, rules: &Rules) -> MoveList {
+        let mut captures = CapturesOnly(MoveList::new());
+        self.for_each_move(rules, self.side_to_move, &mut captures);
+        captures.0
+    }
+
+    /// Whether [`Position::generate`] would give any move, found without
+    /// listing them: most positions answer at their first piece.
+    #[inline]
+    pub fn has_move(&self, rules: &Rules) -> bool {
+        if self.is_decided() {
+            return false;
+        }
+        let us = self.side_to_move;
+        let own = self.occupied[us.index()];
+        let enemy = self.occupied[us.opponent().index()];
+        let blockers = self.jump_blockers(rules, us);
+        for from in squares(own) {
+            let piece = piece_from_index(self.board[from.index()]);
+            let reach = step_targets(piece.animal, from)
+                | jump_targets(rules, piece.animal, from, blockers);
+            let targets = reach & !own & !DEN[us.index()];
+            if targets & !enemy != 0 {
+                return true;
+            }
+            for to in squares(targets & enemy) {
+                let defender = piece_from_index(self.board[to.index()]);
+                if Position::can_capture(rules, piece, from, defender, to) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move has a move into the enemy den (which wins at
+    /// once), found without listing the moves. The den is entered by a step
+    /// from a square next to it; no jump lands there.
+    #[inline]
+    pub fn can_enter_den(&self, rules: &Rules) -> bool {
+        if self.is_decided() {
+            return false;
+        }
+        let us = self.side_to_move;
+        let den = DEN[us.opponent().index()];
+        let blockers = self.jump_blockers(rules, us);
+        let den_square = den.trailing_zeros() as usize;
+        for from in squares(self.occupied[us.index()] & NEIGHBOURS[den_square]) {
+            let piece = piece_from_index(self.board[from.index()]);
+            let reach = step_targets(piece.animal, from)
+                | jump_targets(rules, piece.animal, from, blockers);
+            if reach & den != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The position turned half a turn with the colours swapped: the same game
     /// seen from the other side (for symmetry tests).
     pub fn mirrored(&self) -> Position {
@@ -646,6 +706,19 @@ impl MoveSink for MoveList {
     #[inline]
     fn capture(&mut self, from: Square, to: Square) {
         self.push(Move::new(from, to));
+    }
+}
+
+/// Keeps the captures only.
+struct CapturesOnly(MoveList);
+
+impl MoveSink for CapturesOnly {
+    #[inline]
+    fn quiet(&mut self, _: Square, _: Bitboard) {}
+
+    #[inline]
+    fn capture(&mut self, from: Square, to: Square) {
+        self.0.push(Move::new(from, to));
     }
 }
 
