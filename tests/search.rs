@@ -5,7 +5,7 @@
 use doushou::engine::score::{MATE, Score};
 use doushou::engine::search::Silent;
 use doushou::engine::{Engine, GoLimits};
-use doushou::rules::{Animal, DEN, Game, Outcome, Piece, Position, Rules, Side, Square, WATER};
+use doushou::rules::{Animal, DEN, Game, Outcome, Piece, Position, Rules, START_FEN, Side, Square, WATER};
 use doushou::util::rng::SplitMix64;
 
 /// The project's seeded generator, so every run tests the same positions. The
@@ -354,4 +354,25 @@ fn den_threats_in_quiescence_see_a_race_one_ply_sooner() {
         "{with}"
     );
     assert_eq!(best.to_string(), "d6d7");
+}
+
+/// Two threads pool their iterations: the search to a depth answers that
+/// depth, with a legal move that heads its line, whichever thread got there.
+#[test]
+fn two_threads_answer_the_depth_asked_with_a_legal_line() {
+    let mut engine = engine_with(&Rules::default());
+    engine.set_option("Threads", Some("2")).unwrap();
+    for fen in [START_FEN, "7/3d3/3w1t1/3e1R1/3p2c/C1r4/1lE1LD1/4W2/7 w 0 43"] {
+        engine.new_game();
+        engine.set_position(fen, &[] as &[&str]).unwrap();
+        let limits = GoLimits {
+            depth: Some(9),
+            ..GoLimits::default()
+        };
+        let r = engine.search(&limits, &Silent).unwrap();
+        assert_eq!(r.depth, 9, "{fen}");
+        assert_eq!(r.pv.first(), Some(&r.best_move), "{fen}");
+        let game = Game::from_fen_and_moves(Rules::default(), fen, &[] as &[&str]).unwrap();
+        assert!(game.is_legal(r.best_move), "{fen}");
+    }
 }

@@ -19,6 +19,7 @@ use crate::rules::{DEN, Game, MAX_MOVES, Move, NEIGHBOURS, Position, Repetition,
 use std::sync::atomic::Ordering;
 
 mod shared;
+use shared::{BREADCRUMB_PLIES, Breadcrumbs};
 pub use shared::{
     Bounds, Features, Listener, MAX_PLY, PaddedCounter, SearchInfo, SearchResult, Shared, Silent,
 };
@@ -159,6 +160,9 @@ impl<'a> Worker<'a> {
             .unwrap_or(MAX_PLY as i32 - 8)
             .min(MAX_PLY as i32 - 8);
         let multipv = self.bounds.multipv.clamp(1, self.root_moves.len());
+        // With one line, the threads pool their iterations: the search answers
+        // with the deepest any thread completed.
+        let pooled = multipv == 1;
         // Helpers start one ply deeper on odd threads so threads spread over depths.
         let mut depth = 1 + (self.id % 2) as i32;
         let mut best_changes = 0.0f64;
@@ -202,6 +206,14 @@ impl<'a> Worker<'a> {
                 .iter()
                 .map(|r| (r.score, r.pv.clone()))
                 .collect();
+            if pooled {
+                self.shared.offer(&result);
+                if depth >= max_depth {
+                    // The deepest iteration asked for is done: every thread stops.
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
             if self.is_main() {
                 if let Some(n) = self.bounds.mate
                     && best.score >= MATE_BOUND
@@ -219,10 +231,46 @@ impl<'a> Worker<'a> {
                 break;
             }
             depth += 1;
+            if pooled {
+                // A depth another thread has completed is not searched again.
+                depth = depth.max(self.shared.deepest_depth() + 1);
+            }
+        }
+        if pooled && self.is_main() {
+            let deepest = self
+                .shared
+                .deepest
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(d) = deepest.as_ref()
+                && d.depth > result.depth
+            {
+                result = d.clone();
+                drop(deepest);
+                self.report_result(&result, listener);
+            }
         }
         self.flush_nodes();
         result.nodes = self.shared.total_nodes();
         result
+    }
+
+    /// Reports `result`, another thread's deeper iteration that the search
+    /// answers with, as the last line before the move.
+    fn report_result(&self, result: &SearchResult, listener: &dyn Listener) {
+        self.flush_nodes();
+        listener.info(&SearchInfo {
+            depth: result.depth,
+            seldepth: result.seldepth,
+            multipv: 1,
+            score: result.score,
+            bound: ScoreBound::Exact,
+            nodes: self.shared.total_nodes(),
+            time_ms: self.clock.map_or(0, |c| c.elapsed_ms()),
+            hashfull: self.shared.tt.hashfull(),
+            pv: result.pv.clone(),
+            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
+        });
     }
 
     /// Searches the root for one MultiPV line with aspiration windows around the
@@ -595,6 +643,19 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Another thread searching this node near the root: this one reduces
+        // its late moves more, to go elsewhere sooner.
+        let crumbs = &self.shared.breadcrumbs;
+        let crumb = if self.shared.features.breadcrumbs
+            && self.shared.nodes.len() > 1
+            && ply < BREADCRUMB_PLIES
+        {
+            crumbs.enter(self.id, key)
+        } else {
+            (false, false)
+        };
+        let _leave = LeaveOnDrop(crumb.1.then_some((crumbs, key)));
+        let marked = crumb.0;
         let moves = self.game.legal_moves();
         let mut order = self
             .heuristics
@@ -643,6 +704,9 @@ impl<'a> Worker<'a> {
                     }
                     if self.heuristics.is_killer(ply, mv) {
                         reduction -= 1;
+                    }
+                    if marked {
+                        reduction += 1;
                     }
                     if self.shared.features.history_lmr {
                         reduction -=
@@ -827,4 +891,16 @@ impl NodeType for NonPv {
 impl NodeType for AfterNull {
     const PV: bool = false;
     const NULL_MOVE_ALLOWED: bool = false;
+}
+
+/// Leaves a node's breadcrumb however the node returns.
+struct LeaveOnDrop<'s>(Option<(&'s Breadcrumbs, u64)>);
+
+impl Drop for LeaveOnDrop<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some((crumbs, key)) = self.0 {
+            crumbs.leave(key);
+        }
+    }
 }

@@ -113,6 +113,8 @@ impl Searcher {
             tb: tables,
             tb_max_pieces: options.tb_max_pieces,
             tbhits: Default::default(),
+            deepest: Default::default(),
+            breadcrumbs: Default::default(),
         };
         let mut result = self.run_threads(&shared, game, &clock, &bounds, listener);
         if let Some(skill) = skill {
