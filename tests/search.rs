@@ -5,7 +5,9 @@
 use doushou::engine::score::{MATE, Score};
 use doushou::engine::search::Silent;
 use doushou::engine::{Engine, GoLimits};
-use doushou::rules::{Animal, DEN, Game, Outcome, Piece, Position, Rules, START_FEN, Side, Square, WATER};
+use doushou::rules::{
+    Animal, DEN, Game, Outcome, Piece, Position, Rules, START_FEN, Side, Square, WATER,
+};
 use doushou::util::rng::SplitMix64;
 
 /// The project's seeded generator, so every run tests the same positions. The
@@ -362,7 +364,10 @@ fn den_threats_in_quiescence_see_a_race_one_ply_sooner() {
 fn two_threads_answer_the_depth_asked_with_a_legal_line() {
     let mut engine = engine_with(&Rules::default());
     engine.set_option("Threads", Some("2")).unwrap();
-    for fen in [START_FEN, "7/3d3/3w1t1/3e1R1/3p2c/C1r4/1lE1LD1/4W2/7 w 0 43"] {
+    for fen in [
+        START_FEN,
+        "7/3d3/3w1t1/3e1R1/3p2c/C1r4/1lE1LD1/4W2/7 w 0 43",
+    ] {
         engine.new_game();
         engine.set_position(fen, &[] as &[&str]).unwrap();
         let limits = GoLimits {
