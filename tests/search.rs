@@ -381,3 +381,27 @@ fn two_threads_answer_the_depth_asked_with_a_legal_line() {
         assert!(game.is_legal(r.best_move), "{fen}");
     }
 }
+
+/// `Search_RaceExtension`: the lion's step to two squares from the den is
+/// searched one ply deeper, so at depth 2 the race is seen to its end (the
+/// step next to the den, which the elephant cannot stop) where without the
+/// extension the horizon cuts it and only a good score is seen.
+#[test]
+fn the_race_extension_sees_a_runner_through_the_horizon() {
+    let fen = "7/7/7/3L3/e6/7/7/7/7 w 0 1";
+    let mut engine = engine_with(&Rules::default());
+    let (_, without) = search(&mut engine, fen, &[], 2);
+    assert!(
+        matches!(Score::from_internal(without), Score::Cp(_)),
+        "{without}"
+    );
+    engine
+        .set_option("Search_RaceExtension", Some("true"))
+        .unwrap();
+    let (best, with) = search(&mut engine, fen, &[], 2);
+    assert!(
+        matches!(Score::from_internal(with), Score::Mate(n) if n > 0),
+        "{with}"
+    );
+    assert_eq!(best.to_string(), "d6d7");
+}

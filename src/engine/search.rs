@@ -15,7 +15,9 @@ use super::ordering::Heuristics;
 use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
 use super::time::Clock;
 use super::tt::{score_from_tt, score_to_tt};
-use crate::rules::{DEN, Game, MAX_MOVES, Move, NEIGHBOURS, Position, Repetition, Rules, Side};
+use crate::rules::{
+    DEN, Game, MAX_MOVES, Move, NEIGHBOURS, Position, Repetition, Rules, Side, squares,
+};
 use std::sync::atomic::Ordering;
 
 mod root;
@@ -184,6 +186,28 @@ impl<'a> Worker<'a> {
         NEIGHBOURS[den] & pos.occupied(us.opponent()) != 0
     }
 
+    /// Whether the move just played brought an enemy piece two steps from
+    /// our den (one step from a square next to it) where none of our pieces
+    /// can take it at once: a runner, which wins unless the reply stops it
+    /// (`Search_RaceExtension` searches such a node one ply deeper).
+    #[inline]
+    fn runner_arrived(&self, pos: &Position) -> bool {
+        let Some(last) = self.game.last_move() else {
+            return false;
+        };
+        let us = pos.side_to_move();
+        let den = DEN[us.index()].trailing_zeros() as usize;
+        let to = last.to();
+        let two_steps = squares(NEIGHBOURS[den]).fold(0, |zone, sq| zone | NEIGHBOURS[sq.index()])
+            & !NEIGHBOURS[den]
+            & !DEN[us.index()];
+        two_steps & to.bit() & pos.occupied(us.opponent()) != 0
+            && !pos
+                .generate_captures(&self.rules)
+                .iter()
+                .any(|m| m.to() == to)
+    }
+
     /// The verdicts every node gives before searching, in the order of docs/rules.md:
     /// lost (den entered or no pieces, no legal move), drawn, or a den entry that
     /// wins at once. `None` when the node must be searched. Asked without the
@@ -326,7 +350,10 @@ impl<'a> Worker<'a> {
             return score;
         }
         let threatened = Self::den_threatened(self.game.position());
-        let depth = if threatened && self.shared.features.den_extension {
+        let features = self.shared.features;
+        let depth = if (threatened && features.den_extension)
+            || (features.race_extension && !threatened && self.runner_arrived(self.game.position()))
+        {
             depth + 1
         } else {
             depth

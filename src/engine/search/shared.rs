@@ -43,6 +43,11 @@ pub struct Features {
     /// With several threads, a node near the root that another thread is
     /// searching reduces its late moves one ply more ([`Breadcrumbs`]).
     pub breadcrumbs: bool,
+    /// One ply more where the move just played brought an enemy piece two
+    /// steps from our den and we cannot take it at once: a den race the
+    /// horizon would otherwise cut (`Search_RaceExtension`; off until a
+    /// match says it gains).
+    pub race_extension: bool,
 }
 
 impl Default for Features {
@@ -60,6 +65,7 @@ impl Default for Features {
             history_lmr: true,
             qs_den_threats: false,
             breadcrumbs: true,
+            race_extension: false,
         }
     }
 }
@@ -77,6 +83,7 @@ impl Features {
         history_lmr: false,
         qs_den_threats: false,
         breadcrumbs: false,
+        race_extension: false,
     };
 }
 
