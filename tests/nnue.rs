@@ -505,6 +505,24 @@ fn the_shipped_net_sees_the_start_as_level_and_an_elephant_as_a_lot() {
     );
 }
 
+/// The shipped net knows the repetition rule: the den standoff of issue 25
+/// (Blue besieges Red's den; under `Repetition=draw` the defender may
+/// shuffle forever) gets another evaluation under that rule, and the net
+/// has an input for every rule family its data covered.
+#[test]
+fn the_shipped_net_evaluates_a_standoff_by_the_repetition_rule() {
+    let net = Network::from_bytes(include_bytes!("../nets/default.nnue")).unwrap();
+    let pos: Position = "1L5/2t1w2/7/4R2/C2W3/1r5/7/1e2D2/2T2P1 b 4 66"
+        .parse()
+        .unwrap();
+    let mut draw = Rules::default();
+    draw.set("Repetition", "draw").unwrap();
+    assert!(net.missing_rules(&draw).is_empty());
+    let default = net.for_rules(&Rules::default()).evaluate_position(&pos);
+    let under_draw = net.for_rules(&draw).evaluate_position(&pos);
+    assert_ne!(default, under_draw);
+}
+
 // ---------------------------------------------------------------------------
 // Through the binary
 // ---------------------------------------------------------------------------
