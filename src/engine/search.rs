@@ -16,7 +16,7 @@ use super::score::{INFINITY, MATE, MATE_BOUND, ScoreBound, table_score};
 use super::time::Clock;
 use super::tt::{score_from_tt, score_to_tt};
 use crate::rules::{
-    DEN, Game, MAX_MOVES, Move, NEIGHBOURS, Position, Repetition, Rules, Side, squares,
+    Bitboard, DEN, Game, MAX_MOVES, Move, NEIGHBOURS, Position, Repetition, Rules, Side,
 };
 use std::sync::atomic::Ordering;
 
@@ -25,6 +25,26 @@ mod shared;
 use shared::{BREADCRUMB_PLIES, Breadcrumbs};
 pub use shared::{
     Bounds, Features, Listener, MAX_PLY, PaddedCounter, SearchInfo, SearchResult, Shared, Silent,
+};
+
+/// For each side's den, the squares two steps from it: next to a square
+/// next to the den, neither the den nor next to it.
+const TWO_STEPS_FROM_DEN: [Bitboard; 2] = {
+    let mut zones = [0; 2];
+    let mut side = 0;
+    while side < 2 {
+        let den = DEN[side].trailing_zeros() as usize;
+        let mut sq = 0;
+        while sq < NEIGHBOURS.len() {
+            if NEIGHBOURS[den] & (1 << sq) != 0 {
+                zones[side] |= NEIGHBOURS[sq];
+            }
+            sq += 1;
+        }
+        zones[side] &= !NEIGHBOURS[den] & !DEN[side];
+        side += 1;
+    }
+    zones
 };
 
 /// A root move with its score and line, kept between iterations.
@@ -196,12 +216,8 @@ impl<'a> Worker<'a> {
             return false;
         };
         let us = pos.side_to_move();
-        let den = DEN[us.index()].trailing_zeros() as usize;
         let to = last.to();
-        let two_steps = squares(NEIGHBOURS[den]).fold(0, |zone, sq| zone | NEIGHBOURS[sq.index()])
-            & !NEIGHBOURS[den]
-            & !DEN[us.index()];
-        two_steps & to.bit() & pos.occupied(us.opponent()) != 0
+        TWO_STEPS_FROM_DEN[us.index()] & to.bit() & pos.occupied(us.opponent()) != 0
             && !pos
                 .generate_captures(&self.rules)
                 .iter()

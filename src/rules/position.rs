@@ -528,9 +528,7 @@ impl Position {
         let blockers = self.jump_blockers(rules, us);
         for from in squares(own) {
             let piece = piece_from_index(self.board[from.index()]);
-            let reach = step_targets(piece.animal, from)
-                | jump_targets(rules, piece.animal, from, blockers);
-            let targets = reach & !own & !DEN[us.index()];
+            let targets = self.targets(rules, piece, from, blockers);
             let quiet_targets = targets & !enemy;
             if quiet_targets != 0 {
                 sink.quiet(from, quiet_targets);
@@ -542,6 +540,18 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// Where `piece`, standing on `from`, may step or jump (`blockers`: the
+    /// rats in the way of its side's jumps): never onto its own pieces or
+    /// into its own den. An enemy piece there is a capture only if
+    /// [`Position::can_capture`] allows it.
+    #[inline(always)]
+    fn targets(&self, rules: &Rules, piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
+        let side = piece.side.index();
+        let reach =
+            step_targets(piece.animal, from) | jump_targets(rules, piece.animal, from, blockers);
+        reach & !self.occupied[side] & !DEN[side]
     }
 
     /// The squares of the rats that stop a jump by `side`.
@@ -597,9 +607,7 @@ impl Position {
         let blockers = self.jump_blockers(rules, us);
         for from in squares(own) {
             let piece = piece_from_index(self.board[from.index()]);
-            let reach = step_targets(piece.animal, from)
-                | jump_targets(rules, piece.animal, from, blockers);
-            let targets = reach & !own & !DEN[us.index()];
+            let targets = self.targets(rules, piece, from, blockers);
             if targets & !enemy != 0 {
                 return true;
             }
@@ -627,9 +635,7 @@ impl Position {
         let den_square = den.trailing_zeros() as usize;
         for from in squares(self.occupied[us.index()] & NEIGHBOURS[den_square]) {
             let piece = piece_from_index(self.board[from.index()]);
-            let reach = step_targets(piece.animal, from)
-                | jump_targets(rules, piece.animal, from, blockers);
-            if reach & den != 0 {
+            if self.targets(rules, piece, from, blockers) & den != 0 {
                 return true;
             }
         }

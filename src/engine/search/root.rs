@@ -121,17 +121,30 @@ impl Worker<'_> {
     /// Reports `result`, another thread's deeper iteration that the search
     /// answers with, as the last line before the move.
     fn report_result(&self, result: &SearchResult, listener: &dyn Listener) {
+        let line = (result.depth, result.seldepth, 1, result.score);
+        self.send_info(line, ScoreBound::Exact, result.pv.clone(), listener);
+    }
+
+    /// Sends one `info` line: `(depth, seldepth, multipv, score)`, its bound
+    /// and PV, with the search's counters as they stand.
+    fn send_info(
+        &self,
+        (depth, seldepth, multipv, score): (i32, i32, usize, i32),
+        bound: ScoreBound,
+        pv: Vec<Move>,
+        listener: &dyn Listener,
+    ) {
         self.flush_nodes();
         listener.info(&SearchInfo {
-            depth: result.depth,
-            seldepth: result.seldepth,
-            multipv: 1,
-            score: result.score,
-            bound: ScoreBound::Exact,
+            depth,
+            seldepth,
+            multipv,
+            score,
+            bound,
             nodes: self.shared.total_nodes(),
             time_ms: self.clock.map_or(0, |c| c.elapsed_ms()),
             hashfull: self.shared.tt.hashfull(),
-            pv: result.pv.clone(),
+            pv,
             tbhits: self.shared.tbhits.load(Ordering::Relaxed),
         });
     }
@@ -229,18 +242,7 @@ impl Worker<'_> {
         if score == -INFINITY {
             return;
         }
-        self.flush_nodes();
-        listener.info(&SearchInfo {
-            depth,
-            seldepth: self.seldepth.max(1) as i32,
-            multipv: pv_index + 1,
-            score,
-            bound,
-            nodes: self.shared.total_nodes(),
-            time_ms: self.clock.map_or(0, |c| c.elapsed_ms()),
-            hashfull: self.shared.tt.hashfull(),
-            pv: rm.pv.clone(),
-            tbhits: self.shared.tbhits.load(Ordering::Relaxed),
-        });
+        let line = (depth, self.seldepth.max(1) as i32, pv_index + 1, score);
+        self.send_info(line, bound, rm.pv.clone(), listener);
     }
 }
