@@ -741,6 +741,9 @@ fn the_eval_option_switches_the_evaluation() {
     let net = e.sync();
     e.strict = true;
     assert!(net.iter().any(|l| l.trim().starts_with("nnue")), "{net:?}");
+    // The net's description is cut to a line (the shipped net's lists 40 data files).
+    let header = net.iter().find(|l| l.contains("by the net (")).unwrap();
+    assert!(header.len() < 500, "{header}");
     assert!(
         !net.iter().any(|l| l.trim().starts_with("material")),
         "{net:?}"

@@ -14,6 +14,9 @@ use crate::util::lines::{CappedLine, read_line_capped};
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 
+/// The most characters of a net's description `eval` shows.
+const DESCRIPTION_SHOWN: usize = 400;
+
 /// What `help` prints, one `info string` line each: the commands a person
 /// at a terminal can type (protocol.md has the rest).
 const HELP: [&str; 9] = [
@@ -410,8 +413,13 @@ impl Session {
         let side = eval.side_to_move;
         match &eval.net {
             Some(description) => {
-                // The description comes from a file: keep its control bytes off stdout.
-                let about: String = description.chars().filter(|c| !c.is_control()).collect();
+                // The description comes from a file: keep its control bytes off
+                // stdout, and its length to a line (older nets list every data file).
+                let mut about: String = description.chars().filter(|c| !c.is_control()).collect();
+                if let Some((cut, _)) = about.char_indices().nth(DESCRIPTION_SHOWN) {
+                    about.truncate(cut);
+                    about.push_str(" ...");
+                }
                 self.out.line(&format!(
                     "Evaluation for {side} to move, in centipawns, by the net ({about}):"
                 ));

@@ -204,13 +204,12 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
         }
     })?;
 
-    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
     let rule_names: Vec<String> = data.rule_inputs.iter().map(|r| r.name()).collect();
     let description = format!(
         "doushou train: {} positions ({} held out) from {}; rule inputs [{}]; {} epochs, hidden {hidden}, batch {}, lr {}, lambda {}, K {K}, seed {seed}; loss {}, validation {}",
         data.train.len() + data.validation.len(),
         data.validation.len(),
-        files.join(" "),
+        data_files_text(&args.data),
         rule_names.join(" "),
         state.epoch,
         args.batch,
@@ -239,4 +238,39 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
         checkpoint_path.display()
     );
     Ok(())
+}
+
+/// The data files for a net's description, short enough for one line of
+/// `eval`: their names without directories, and only the first and the last
+/// of a long list (a net trained on 40 shards would otherwise carry 2,000
+/// characters of paths that mean nothing on another machine).
+fn data_files_text(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| match p.file_name() {
+            Some(name) => name.to_string_lossy().into_owned(),
+            None => p.display().to_string(),
+        })
+        .collect();
+    match names.as_slice() {
+        [first, .., last] if names.len() > 3 => {
+            format!("{} files ({first} ... {last})", names.len())
+        }
+        _ => names.join(" "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_list_of_data_files_is_shortened_to_its_ends() {
+        let paths: Vec<PathBuf> = (0..40)
+            .map(|i| PathBuf::from(format!("/data/sp5/s-{i}.txt")))
+            .collect();
+        assert_eq!(data_files_text(&paths), "40 files (s-0.txt ... s-39.txt)");
+        assert_eq!(data_files_text(&paths[..2]), "s-0.txt s-1.txt");
+        assert_eq!(data_files_text(&paths[..3]), "s-0.txt s-1.txt s-2.txt");
+    }
 }
