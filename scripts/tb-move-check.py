@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Check every move of a match against the endgame tables.
+
+Reads the JSON lines of `doushou analyse --game --json --tablebases DIR`
+run over a match's PGN (a shallow `--depth 1` is enough: only the tables'
+marks are used) and counts, per engine, what each move did to the tables'
+verdict: wins kept (and how many by the fastest win), wins thrown away,
+draws kept, draws lost. A draw lost is a move from a position the tables
+call drawn into one they call won for the opponent.
+
+    doushou analyse --game --json --depth 1 --tablebases tb4 games.pgn > marks.jsonl
+    scripts/tb-move-check.py marks.jsonl [--list]
+
+`--list` also prints each draw lost and win thrown away (game, ply, FEN,
+move), so a person can look at it: under `Repetition=forbid` a lost draw
+may have been forced by the game's history, which the tables do not see.
+`--engine PROGRAM --tables DIR` tells the two apart: for each draw lost it
+replays the game to that move, asks the engine for the legal moves there
+(the history included) and probes the position after each; a draw lost
+where every legal move loses was forced by the history, one where some
+legal move kept the draw was the mover's mistake.
+"""
+import json
+import subprocess
+import sys
+from collections import defaultdict
+
+
+def verdict_after(moves, i, final):
+    """The tables' verdict after move i, for the side that then moves."""
+    return moves[i + 1]["tablebase"] if i + 1 < len(moves) else final
+
+
+def check(lines):
+    counts = defaultdict(lambda: defaultdict(int))
+    faults = []
+    for line in lines:
+        game = json.loads(line)
+        if "moves" not in game:
+            continue  # an error line
+        tags = game["tags"]
+        moves = game["moves"]
+        for i, ply in enumerate(moves):
+            before = ply["tablebase"]
+            after = verdict_after(moves, i, game["final_tablebase"])
+            if before is None or after is None:
+                continue
+            mover = tags.get("Red" if ply["side"] == "red" else "Blue", ply["side"])
+            c = counts[mover]
+            if before["verdict"] == "win":
+                if after["verdict"] == "loss":
+                    c["wins kept"] += 1
+                    if after["plies"] == before["plies"] - 1:
+                        c["by the fastest win"] += 1
+                else:
+                    c["wins thrown away"] += 1
+                    faults.append(("win thrown away", mover, game["game"], ply))
+            elif before["verdict"] == "draw":
+                if after["verdict"] == "win":
+                    c["draws lost"] += 1
+                    faults.append(("draw lost", mover, game["game"], ply))
+                else:
+                    c["draws kept"] += 1
+    return counts, faults
+
+
+def engine_lines(program, commands):
+    """The engine's answer to `commands` (one protocol line each, then quit)."""
+    text = "\n".join(commands + ["quit"]) + "\n"
+    out = subprocess.run([program], input=text, capture_output=True, text=True, check=True)
+    return out.stdout.splitlines()
+
+
+def had_drawing_move(program, tables, game, index):
+    """Whether the mover of move `index` of `game` had a legal move (with the
+    game's history) after which the tables do not call the position won for
+    the opponent; answers (kept, legal) where kept lists those moves."""
+    start = f"position fen {game['fen']}"
+    played = [m["move"] for m in game["moves"][:index]]
+    rules = [f"setoption name {k} value {v}" for k, v in
+             (w.split("=") for w in game["rules"].split())]
+    head = rules + [start + (" moves " + " ".join(played) if played else "")]
+    legal = next(l.split()[1:] for l in engine_lines(program, head + ["moves"]) if l.startswith("moves"))
+    fens = []
+    for mv in legal:
+        lines = engine_lines(program, rules + [start + " moves " + " ".join(played + [mv]), "d"])
+        fens.append(next(l.split(": ", 1)[1] for l in lines if l.startswith("Fen: ")))
+    probe = subprocess.run([program, "tb", "probe", "--path", tables] + fens,
+                           capture_output=True, text=True).stdout.splitlines()
+    kept = [mv for mv, verdict in zip(legal, probe) if not verdict.startswith("win")]
+    return kept, legal
+
+
+def main():
+    argv = sys.argv[1:]
+    program = tables = None
+    if "--engine" in argv:
+        i = argv.index("--engine")
+        program = argv[i + 1]
+        del argv[i:i + 2]
+    if "--tables" in argv:
+        i = argv.index("--tables")
+        tables = argv[i + 1]
+        del argv[i:i + 2]
+    args = [a for a in argv if a != "--list"]
+    if len(args) != 1 or (program is None) != (tables is None):
+        sys.exit(__doc__)
+    with open(args[0]) as f:
+        lines = f.readlines()
+    counts, faults = check(lines)
+    columns = ["wins kept", "by the fastest win", "wins thrown away", "draws kept", "draws lost"]
+    print("| mover | " + " | ".join(columns) + " |")
+    print("|---" * (len(columns) + 1) + "|")
+    for mover in sorted(counts):
+        print(f"| {mover} | " + " | ".join(str(counts[mover][c]) for c in columns) + " |")
+    if "--list" in sys.argv:
+        for kind, mover, game, ply in faults:
+            print(f"{kind}: {mover}, game {game}, ply {ply['ply']}: {ply['fen']} {ply['move']}")
+    if program:
+        games = {g["game"]: g for g in map(json.loads, lines) if "moves" in g}
+        forced = defaultdict(int)
+        mistakes = defaultdict(int)
+        for kind, mover, number, ply in faults:
+            if kind != "draw lost":
+                continue
+            game = games[number]
+            index = game["moves"].index(ply)
+            kept, legal = had_drawing_move(program, tables, game, index)
+            if kept:
+                mistakes[mover] += 1
+                print(f"draw lost with a drawing move ({' '.join(kept)} of {len(legal)}): "
+                      f"{mover}, game {number}, ply {ply['ply']}: {ply['fen']} {ply['move']}")
+            else:
+                forced[mover] += 1
+        for mover in sorted(counts):
+            print(f"{mover}: draws lost {counts[mover]['draws lost']}, forced by the history "
+                  f"{forced[mover]}, with a drawing move left {mistakes[mover]}")
+
+
+if __name__ == "__main__":
+    main()
