@@ -150,3 +150,29 @@ proptest! {
         }
     }
 }
+
+/// `map` checks the header and index from a read of the file's first bytes,
+/// growing it when the index reaches past the first read (here 400 blocks of
+/// 32 entries, an index of 6,400 bytes), and refuses a cut file by its length.
+#[test]
+fn map_reads_an_index_longer_than_its_first_read() {
+    let m: Material = "Lvr".parse().unwrap();
+    let data: Vec<u8> = (0..400 * 32u32).map(|i| (i % 7) as u8).collect();
+    let bytes = encode_in_blocks(m, &jungle(), &data, 6, 5);
+    let dir = std::env::temp_dir().join(format!("doushou-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("Lvr.dstb");
+    std::fs::write(&path, &bytes).unwrap();
+    let (header, mapped) = map(&path, Some(&jungle()), Some((m, data.len()))).unwrap();
+    assert!(header.data_at > 4096, "{}", header.data_at);
+    assert_eq!(header.blocks(), 400);
+    assert_eq!(header.counts, parse(&bytes, None, None).unwrap().counts);
+    assert!(same_positions(&data, &header.inflate_all(&mapped).unwrap()));
+    drop(mapped);
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    let err = map(&path, None, None).unwrap_err().to_string();
+    assert!(err.contains("Lvr.dstb"), "{err}");
+    std::fs::write(&path, &bytes[..100]).unwrap();
+    assert!(map(&path, None, None).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
