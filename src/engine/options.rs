@@ -169,7 +169,7 @@ macro_rules! string_option {
 }
 
 /// Every engine option, in the order `uci` lists them.
-pub(super) const ENGINE_OPTIONS: [EngineOption; 26] = [
+pub(super) const ENGINE_OPTIONS: [EngineOption; 27] = [
     spin_option!(name::THREADS, threads as usize, 1, 256),
     spin_option!(name::HASH, hash_mb as usize, 1, 65536),
     EngineOption {
@@ -206,6 +206,7 @@ pub(super) const ENGINE_OPTIONS: [EngineOption; 26] = [
     check_option!("Search_QsDenThreats", features.qs_den_threats),
     check_option!("Search_Breadcrumbs", features.breadcrumbs),
     check_option!("Search_RaceExtension", features.race_extension),
+    check_option!("Search_RaceOrder", features.race_order),
     spin_option!(
         name::SKILL_LEVEL,
         skill_level as i32,

@@ -224,6 +224,27 @@ impl<'a> Worker<'a> {
                 .any(|m| m.to() == to)
     }
 
+    /// The squares where a quiet move stops a den race (`Search_RaceOrder`):
+    /// next to our den and next to each enemy piece two steps from it; none
+    /// when no enemy stands there or the feature is off.
+    #[inline]
+    fn race_guard(&self, pos: &Position) -> Bitboard {
+        if !self.shared.features.race_order {
+            return 0;
+        }
+        let us = pos.side_to_move();
+        let mut runners = TWO_STEPS_FROM_DEN[us.index()] & pos.occupied(us.opponent());
+        if runners == 0 {
+            return 0;
+        }
+        let mut guard = NEIGHBOURS[DEN[us.index()].trailing_zeros() as usize];
+        while runners != 0 {
+            guard |= NEIGHBOURS[runners.trailing_zeros() as usize];
+            runners &= runners - 1;
+        }
+        guard & !DEN[us.index()]
+    }
+
     /// The verdicts every node gives before searching, in the order of docs/rules.md:
     /// lost (den entered or no pieces, no legal move), drawn, or a den entry that
     /// wins at once. `None` when the node must be searched. Asked without the
@@ -464,9 +485,14 @@ impl<'a> Worker<'a> {
         let _leave = LeaveOnDrop(crumb.1.then_some((crumbs, key)));
         let marked = crumb.0;
         let moves = self.game.legal_moves();
-        let mut order = self
-            .heuristics
-            .order(&pos, &self.rules, &moves, tt_move, ply);
+        let mut order = self.heuristics.order(
+            &pos,
+            &self.rules,
+            &moves,
+            tt_move,
+            ply,
+            self.race_guard(&pos),
+        );
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let original_alpha = alpha;
@@ -637,7 +663,7 @@ impl<'a> Worker<'a> {
         };
         let mut order = self
             .heuristics
-            .order(&pos, &self.rules, &captures, Move::NULL, ply);
+            .order(&pos, &self.rules, &captures, Move::NULL, ply, 0);
         for i in 0..order.len() {
             let mv = order.pick(i);
             self.make(mv);

@@ -48,6 +48,10 @@ pub struct Features {
     /// horizon would otherwise cut (`Search_RaceExtension`; off until a
     /// match says it gains).
     pub race_extension: bool,
+    /// Where an enemy piece stands two steps from our den, quiet moves onto
+    /// the squares next to the den or next to that runner come before the
+    /// killers (`Search_RaceOrder`; off until a match says it gains).
+    pub race_order: bool,
 }
 
 impl Default for Features {
@@ -66,6 +70,7 @@ impl Default for Features {
             qs_den_threats: false,
             breadcrumbs: true,
             race_extension: false,
+            race_order: false,
         }
     }
 }
@@ -84,6 +89,7 @@ impl Features {
         qs_den_threats: false,
         breadcrumbs: false,
         race_extension: false,
+        race_order: false,
     };
 }
 
