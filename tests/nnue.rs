@@ -523,6 +523,25 @@ fn the_shipped_net_evaluates_a_standoff_by_the_repetition_rule() {
     assert_ne!(default, under_draw);
 }
 
+/// The engine's evaluation of the same standoff (`eval`, as a person asks
+/// for it) under `Repetition=draw` is at most half of its value under the
+/// default rules, and of the same sign: the siege Blue holds with less
+/// material is worth little where the defender may shuffle forever.
+#[test]
+fn the_standoff_is_worth_at_most_half_under_repetition_draw() {
+    let mut e = EngineProcess::start();
+    e.quiet("position fen 1L5/2t1w2/7/4R2/C2W3/1r5/7/1e2D2/2T2P1 b 4 66");
+    let default = eval_total(&mut e);
+    e.quiet("setoption name Repetition value draw");
+    let under_draw = eval_total(&mut e);
+    assert!(default > 0, "{default}");
+    assert!(
+        under_draw >= 0 && 2 * under_draw <= default,
+        "default {default}, Repetition=draw {under_draw}"
+    );
+    e.finish();
+}
+
 // ---------------------------------------------------------------------------
 // Through the binary
 // ---------------------------------------------------------------------------

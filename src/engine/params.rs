@@ -142,11 +142,11 @@ search_params! {
     history_limit = "HISTORY_LIMIT": 16384 in 1024..=262144 step 1024;
     /// Under `Repetition=draw`, the evaluation of a side with less material
     /// keeps this percentage of an advantage (`eval::standoff_scaled`); 100:
-    /// whole, as under the other rules. 25 against 100 (net h128, 300 games
-    /// at 20000 nodes, `Repetition=draw`): +15.1 ± 30.5 Elo but 40 % draws
-    /// (121 of 300, against 2–3 % without), the opposite of what it is for;
-    /// so off (docs/nnue.md).
-    standoff_percent = "STANDOFF_PERCENT": 100 in 0..=100 step 5;
+    /// whole, as under the other rules. 40 against 100 (net sp5-h128, 300
+    /// games at 20000 nodes, `Repetition=draw`): +25.5 ± 25.3 Elo; against
+    /// the start binary of issue 25 at 2+0.02, 9.2 % draws where 100 drew
+    /// 16.3 % (docs/strength.md). 25 drew more and gained less.
+    standoff_percent = "STANDOFF_PERCENT": 40 in 0..=100 step 5;
 }
 
 impl SearchParams {
