@@ -16,12 +16,42 @@ pub const FULL_STRENGTH: i32 = 20;
 /// The lines the root search keeps at a limited level, to choose among.
 pub const SKILL_LINES: usize = 4;
 
-/// The `UCI_Elo` range: its least value plays as level 0, its greatest as
-/// full strength; between, the level is in proportion (a scale of this
-/// engine's own, calibrated by the matches in docs/strength.md).
-pub const ELO_MIN: i32 = 800;
-/// The strongest `UCI_Elo` accepted; see [`ELO_MIN`].
-pub const ELO_MAX: i32 = 2800;
+/// The rating of every even level, 0 to 20 (full strength), on this engine's
+/// own scale: full strength is 2800 and each level sits below it by what
+/// its matches measured (docs/strength.md, "Calibration"). `UCI_Elo` picks
+/// the level by this table, in proportion between two entries.
+pub const LEVEL_ELO: [(f64, i32); 11] = [
+    (0.0, 800),
+    (2.0, 1000),
+    (4.0, 1200),
+    (6.0, 1400),
+    (8.0, 1600),
+    (10.0, 1800),
+    (12.0, 2000),
+    (14.0, 2200),
+    (16.0, 2400),
+    (18.0, 2600),
+    (20.0, 2800),
+];
+
+/// The weakest `UCI_Elo` accepted: level 0's rating.
+pub const ELO_MIN: i32 = LEVEL_ELO[0].1;
+/// The strongest `UCI_Elo` accepted: full strength's rating.
+pub const ELO_MAX: i32 = LEVEL_ELO[LEVEL_ELO.len() - 1].1;
+
+/// The level that plays at `elo` (clamped to the table's range): in
+/// proportion between the two levels whose ratings enclose it.
+fn level_for_elo(elo: i32) -> f64 {
+    let elo = elo.clamp(ELO_MIN, ELO_MAX);
+    for pair in LEVEL_ELO.windows(2) {
+        let ((low_level, low_elo), (high_level, high_elo)) = (pair[0], pair[1]);
+        if elo <= high_elo {
+            let part = f64::from(elo - low_elo) / f64::from(high_elo - low_elo);
+            return low_level + part * (high_level - low_level);
+        }
+    }
+    f64::from(FULL_STRENGTH)
+}
 
 /// How strongly to play: a level from 0 (weakest) to 20 (full strength),
 /// fractional when it comes from `UCI_Elo`.
@@ -33,8 +63,7 @@ impl Skill {
     /// else `Skill Level`. `None` for full strength.
     pub fn from_options(skill_level: i32, limit_strength: bool, elo: i32) -> Option<Skill> {
         let level = if limit_strength {
-            let elo = elo.clamp(ELO_MIN, ELO_MAX);
-            f64::from(FULL_STRENGTH) * f64::from(elo - ELO_MIN) / f64::from(ELO_MAX - ELO_MIN)
+            level_for_elo(elo)
         } else {
             f64::from(skill_level.clamp(0, FULL_STRENGTH))
         };
@@ -102,8 +131,32 @@ mod tests {
         assert_eq!(Skill::from_options(7, false, ELO_MIN), Some(Skill(7.0)));
         assert_eq!(Skill::from_options(20, true, ELO_MIN), Some(Skill(0.0)));
         assert_eq!(Skill::from_options(0, true, ELO_MAX), None);
-        let mid = Skill::from_options(20, true, (ELO_MIN + ELO_MAX) / 2).unwrap();
-        assert!((mid.level() - 10.0).abs() < 1e-9);
+        // Each level's rating plays as that level, and between two ratings the
+        // level is in proportion; the table rises with the level.
+        for &(level, elo) in &LEVEL_ELO[..LEVEL_ELO.len() - 1] {
+            let skill = Skill::from_options(20, true, elo).unwrap();
+            assert!(
+                (skill.level() - level).abs() < 1e-9,
+                "{elo}: {}",
+                skill.level()
+            );
+        }
+        let ((l0, e0), (l1, e1)) = (LEVEL_ELO[4], LEVEL_ELO[5]);
+        let mid = Skill::from_options(20, true, (e0 + e1) / 2).unwrap();
+        assert!(
+            (mid.level() - (l0 + l1) / 2.0).abs() < 0.01,
+            "{}",
+            mid.level()
+        );
+        assert!(
+            LEVEL_ELO
+                .windows(2)
+                .all(|p| p[0].0 < p[1].0 && p[0].1 < p[1].1)
+        );
+        assert_eq!(
+            Skill::from_options(20, true, ELO_MIN - 100),
+            Some(Skill(0.0))
+        );
         // Lower levels search less and choose more loosely.
         let (low, high) = (Skill(0.0), Skill(19.0));
         assert!(low.depth_cap() < high.depth_cap());
