@@ -113,7 +113,7 @@ impl Searcher {
             tb: tables,
             tb_max_pieces: options.tb_max_pieces,
             tbhits: Default::default(),
-            deepest: Default::default(),
+            iterations: Default::default(),
             breadcrumbs: Default::default(),
         };
         let mut result = self.run_threads(&shared, game, &clock, &bounds, listener);

@@ -29,6 +29,8 @@ impl Worker<'_> {
         // Helpers start one ply deeper on odd threads so threads spread over depths.
         let mut depth = 1 + (self.id % 2) as i32;
         let mut best_changes = 0.0f64;
+        // The deepest iteration the main thread has reported (pooled search).
+        let mut reported = 0;
         while depth <= max_depth {
             for rm in self.root_moves.iter_mut() {
                 rm.previous_score = rm.score;
@@ -46,7 +48,7 @@ impl Worker<'_> {
             if self.stopped {
                 break;
             }
-            if self.is_main() {
+            if self.is_main() && !pooled {
                 // Reported once the depth is done: a later line may overtake an
                 // earlier one, which would otherwise be reported twice.
                 for pv_index in 0..multipv {
@@ -71,6 +73,9 @@ impl Worker<'_> {
                 .collect();
             if pooled {
                 self.shared.offer(&result);
+                if self.is_main() {
+                    reported = self.report_iterations(reported, listener);
+                }
                 if depth >= max_depth {
                     // The deepest iteration asked for is done: every thread stops.
                     self.shared.stop.store(true, Ordering::Relaxed);
@@ -100,17 +105,12 @@ impl Worker<'_> {
             }
         }
         if pooled && self.is_main() {
-            let deepest = self
-                .shared
-                .deepest
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            if let Some(d) = deepest.as_ref()
-                && d.depth > result.depth
+            self.report_iterations(reported, listener);
+            let deepest = self.shared.deepest_depth();
+            if deepest > result.depth
+                && let Some(d) = self.shared.iteration(deepest)
             {
-                result = d.clone();
-                drop(deepest);
-                self.report_result(&result, listener);
+                result = d;
             }
         }
         self.flush_nodes();
@@ -118,11 +118,17 @@ impl Worker<'_> {
         result
     }
 
-    /// Reports `result`, another thread's deeper iteration that the search
-    /// answers with, as the last line before the move.
-    fn report_result(&self, result: &SearchResult, listener: &dyn Listener) {
-        let line = (result.depth, result.seldepth, 1, result.score);
-        self.send_info(line, ScoreBound::Exact, result.pv.clone(), listener);
+    /// Reports, in depth order, every iteration the threads completed after
+    /// depth `reported` (each depth's first, whichever thread finished it: the
+    /// threads skip depths another has done, so this thread's own need not be
+    /// one of them); answers the depth reported last.
+    fn report_iterations(&self, mut reported: i32, listener: &dyn Listener) -> i32 {
+        while let Some(result) = self.shared.iteration(reported + 1) {
+            let line = (result.depth, result.seldepth, 1, result.score);
+            self.send_info(line, ScoreBound::Exact, result.pv.clone(), listener);
+            reported += 1;
+        }
+        reported
     }
 
     /// Sends one `info` line: `(depth, seldepth, multipv, score)`, its bound

@@ -194,10 +194,11 @@ pub struct Shared<'a> {
     pub tb_max_pieces: u32,
     /// Positions `tb` answered, all threads.
     pub tbhits: AtomicU64,
-    /// The deepest iteration any thread has completed (one line searched):
-    /// the search answers with it, and a thread that falls behind skips to
-    /// the depth after it.
-    pub deepest: Mutex<Option<SearchResult>>,
+    /// Each depth's first completed iteration, by any thread (one line
+    /// searched), at index depth - 1: the search answers with the deepest,
+    /// the main thread reports every depth from them, and a thread that falls
+    /// behind skips to the depth after the deepest.
+    pub iterations: Mutex<Vec<Option<SearchResult>>>,
     /// Which thread is searching which node near the root (see [`Breadcrumbs`]).
     pub breadcrumbs: Breadcrumbs,
 }
@@ -275,19 +276,29 @@ impl Shared<'_> {
         self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
     }
 
-    /// Keeps `result` as the deepest completed iteration if it is deeper
-    /// than the one kept (the first to finish a depth keeps it).
+    /// Keeps `result` as its depth's iteration unless another thread
+    /// completed that depth first.
     pub fn offer(&self, result: &SearchResult) {
-        let mut deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
-        if deepest.as_ref().is_none_or(|d| result.depth > d.depth) {
-            *deepest = Some(result.clone());
+        let mut iterations = self.iterations.lock().unwrap_or_else(|e| e.into_inner());
+        let index = (result.depth.max(1) - 1) as usize;
+        if iterations.len() <= index {
+            iterations.resize(index + 1, None);
+        }
+        if iterations[index].is_none() {
+            iterations[index] = Some(result.clone());
         }
     }
 
     /// The depth of the deepest completed iteration, 0 before any.
     pub fn deepest_depth(&self) -> i32 {
-        let deepest = self.deepest.lock().unwrap_or_else(|e| e.into_inner());
-        deepest.as_ref().map_or(0, |d| d.depth)
+        let iterations = self.iterations.lock().unwrap_or_else(|e| e.into_inner());
+        iterations.len() as i32
+    }
+
+    /// The iteration of `depth` that was completed first, if one was.
+    pub fn iteration(&self, depth: i32) -> Option<SearchResult> {
+        let iterations = self.iterations.lock().unwrap_or_else(|e| e.into_inner());
+        iterations.get((depth - 1) as usize)?.clone()
     }
 
     /// Whether the threads must stop thinking, for whatever reason.
@@ -330,7 +341,7 @@ mod tests {
     }
 
     #[test]
-    fn the_deepest_iteration_is_kept_whatever_the_order_of_offers() {
+    fn each_depth_keeps_its_first_iteration_whatever_the_order_of_offers() {
         let tt = TranspositionTable::new(1).unwrap();
         let (stop, user_stop) = (AtomicBool::default(), AtomicBool::default());
         let params = SearchParams::default();
@@ -349,7 +360,7 @@ mod tests {
             tb: None,
             tb_max_pieces: 0,
             tbhits: AtomicU64::default(),
-            deepest: Mutex::default(),
+            iterations: Mutex::default(),
             breadcrumbs: Breadcrumbs::default(),
         };
         assert_eq!(shared.deepest_depth(), 0);
@@ -362,7 +373,13 @@ mod tests {
         shared.offer(&at(4, 20));
         shared.offer(&at(5, 30));
         assert_eq!(shared.deepest_depth(), 5);
-        assert_eq!(shared.deepest.lock().unwrap().as_ref().unwrap().score, 10);
+        assert_eq!(
+            shared.iteration(5).unwrap().score,
+            10,
+            "the first of a depth"
+        );
+        assert_eq!(shared.iteration(4).unwrap().score, 20);
+        assert!(shared.iteration(3).is_none() && shared.iteration(7).is_none());
         shared.offer(&at(6, 40));
         assert_eq!(shared.deepest_depth(), 6);
     }
