@@ -177,14 +177,21 @@ pub fn parse(
     parse_prefix(bytes, bytes.len() as u64, rules, expected)
 }
 
-/// [`parse`] from the file's first bytes, `prefix` (at least its header and
-/// index, or the whole file), and its length `file_len`.
-fn parse_prefix(
-    bytes: &[u8],
-    file_len: u64,
-    rules: Option<&str>,
-    expected: Option<(Material, usize)>,
-) -> Result<Header, Refusal> {
+/// The fields of a version-2 header before its index.
+struct Fields<'a> {
+    name: &'a [u8],
+    sig: &'a [u8],
+    entries: usize,
+    longest: u16,
+    counts: [u64; 3],
+    shift: u8,
+    blocks: usize,
+}
+
+/// The header's fields and a reader of `bytes` at the index that follows
+/// them: the one place that reads the header's layout, for [`parse_prefix`]
+/// and for how much of a file [`read_prefix`] must read.
+fn header_fields(bytes: &[u8]) -> Result<(Fields<'_>, ByteReader<'_>), Refusal> {
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
         return Err(Refusal::BadMagic);
     }
@@ -203,11 +210,38 @@ fn parse_prefix(
     let name = r.take(n)?;
     let n = r.u16()? as usize;
     let sig = r.take(n)?;
-    let entries = r.u64()? as usize;
-    let longest = r.u16()?;
-    let counts = [r.u64()?, r.u64()?, r.u64()?];
-    let shift = r.u8()?;
-    let blocks = r.u32()? as usize;
+    let fields = Fields {
+        name,
+        sig,
+        entries: r.u64()? as usize,
+        longest: r.u16()?,
+        counts: [r.u64()?, r.u64()?, r.u64()?],
+        shift: r.u8()?,
+        blocks: r.u32()? as usize,
+    };
+    Ok((fields, r))
+}
+
+/// [`parse`] from the file's first bytes, `prefix` (at least its header and
+/// index, or the whole file), and its length `file_len`.
+fn parse_prefix(
+    bytes: &[u8],
+    file_len: u64,
+    rules: Option<&str>,
+    expected: Option<(Material, usize)>,
+) -> Result<Header, Refusal> {
+    let (
+        Fields {
+            name,
+            sig,
+            entries,
+            longest,
+            counts,
+            shift,
+            blocks,
+        },
+        mut r,
+    ) = header_fields(bytes)?;
     let index_at = MAGIC.len() + r.position();
     r.take(blocks.saturating_mul(16))?;
     let sum_at = MAGIC.len() + r.position();
@@ -386,26 +420,18 @@ fn read_prefix(file: &mut std::fs::File) -> std::io::Result<(Vec<u8>, u64)> {
         if target > have {
             file.by_ref().take(target - have).read_to_end(&mut prefix)?;
         }
-        let needed = index_end(&prefix).unwrap_or(u64::MAX);
+        // The header, then its index and checksum: 16 bytes a block, and 8.
+        let needed = match header_fields(&prefix) {
+            Ok((fields, r)) => (MAGIC.len() + r.position() + 8) as u64 + 16 * fields.blocks as u64,
+            Err(Refusal::Truncated(_)) => u64::MAX,
+            // Not a table of this version: more bytes would not change that.
+            Err(_) => return Ok((prefix, file_len)),
+        };
         if needed <= prefix.len() as u64 || prefix.len() as u64 >= file_len {
             return Ok((prefix, file_len));
         }
         want = if needed == u64::MAX { want * 4 } else { needed };
     }
-}
-
-/// Where the header, index and checksum of a version-2 table file end, from
-/// its first bytes; `None` when they do not reach that far into the header.
-fn index_end(bytes: &[u8]) -> Option<u64> {
-    let mut r = ByteReader::new(bytes.get(MAGIC.len()..)?);
-    r.u32().ok()?;
-    let n = r.u8().ok()? as usize;
-    r.take(n).ok()?;
-    let n = r.u16().ok()? as usize;
-    r.take(n).ok()?;
-    r.take(8 + 2 + 24 + 1).ok()?;
-    let blocks = u64::from(r.u32().ok()?);
-    Some((MAGIC.len() + r.position()) as u64 + 16 * blocks + 8)
 }
 
 /// Every entry of the table file at `path`, each block checked (see [`map`]).
