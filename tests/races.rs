@@ -202,3 +202,20 @@ fn bad_input_is_refused_and_nothing_is_lost() {
         text(&o.stderr)
     );
 }
+
+/// The shipped suite (`bench-positions/den-races.txt`) reads, every entry's
+/// moves legal in its position, and each entry is a choice: its mistake is
+/// not among its holds, and some move holds. A shallow score runs over all
+/// of it.
+#[test]
+fn the_shipped_suite_reads_and_scores() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench-positions/den-races.txt");
+    let entries = doushou::tools::races::read_suite_file(&path).expect("the suite reads");
+    assert!(entries.len() >= 300, "{} entries", entries.len());
+    for entry in &entries {
+        assert!(!entry.holds.is_empty(), "{}", entry.line());
+        assert!(!entry.holds.contains(&entry.mistake), "{}", entry.line());
+    }
+    let out = ok(&["races", "score", path.to_str().unwrap(), "--depth", "1"]);
+    assert!(out.contains(&format!(" of {} (", entries.len())), "{out}");
+}
