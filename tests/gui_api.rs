@@ -214,9 +214,20 @@ fn two_engines_play_each_other_and_records_load() {
     let (a, b) = (format!("one={me}"), format!("two={me}"));
     let server = GuiServer::start(&["--engine", &a, "--engine", &b]);
     let id = server.new_game();
+    // The level menu offers doushou's calibrated UCI_Elo range, and the
+    // weakest choice is one the engine takes.
+    let choices: Vec<i32> =
+        serde_json::from_value(server.get(&format!("/api/game/{id}"))["elo_choices"].clone())
+            .unwrap();
+    let range = doushou::engine::skill::ELO_MIN..doushou::engine::skill::ELO_MAX;
+    assert!(
+        !choices.is_empty() && choices.iter().all(|e| range.contains(e)),
+        "{choices:?}"
+    );
     let (status, state) = server.post(
         &format!("/api/game/{id}/options"),
-        &json!({"players": {"red": "one", "blue": "two"}, "limits": {"depth": 2}}),
+        &json!({"players": {"red": "one", "blue": "two"}, "limits": {"depth": 2},
+                "levels": {"blue": {"elo": choices[0]}}}),
     );
     assert_eq!(status, 200, "{state}");
     let moves = wait_for("four moves of an engine game", ENGINE_WAIT, || {
@@ -224,6 +235,13 @@ fn two_engines_play_each_other_and_records_load() {
         let moves: Vec<String> = serde_json::from_value(state["moves"].clone()).ok()?;
         (moves.len() >= 4 || !state["outcome"].is_null()).then_some(moves)
     });
+    let state = server.get(&format!("/api/game/{id}"));
+    assert_eq!(state["error"], Value::Null, "{state}");
+    assert_eq!(
+        state["engine_options"]["two"]["UCI_Elo"],
+        json!(choices[0].to_string()),
+        "{state}"
+    );
     let mut game =
         doushou::rules::Game::new(Default::default(), doushou::rules::Position::startpos());
     for m in &moves {

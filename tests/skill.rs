@@ -5,6 +5,7 @@
 //! loaded machine.
 
 use doushou::engine::search::Silent;
+use doushou::engine::skill::{ELO_MAX, ELO_MIN};
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Outcome, Position, Rules, Side};
 
@@ -27,7 +28,9 @@ fn full_strength_is_level_20_and_an_elo_without_the_limit_changes_nothing() {
     let mut engine = Engine::new();
     let default = bench_nodes(&engine, 5);
     engine.set_option("Skill Level", Some("20")).unwrap();
-    engine.set_option("UCI_Elo", Some("800")).unwrap();
+    engine
+        .set_option("UCI_Elo", Some(&ELO_MIN.to_string()))
+        .unwrap();
     assert_eq!(bench_nodes(&engine, 5), default);
     engine.set_option("Skill Level", Some("3")).unwrap();
     assert_ne!(
@@ -39,15 +42,22 @@ fn full_strength_is_level_20_and_an_elo_without_the_limit_changes_nothing() {
     engine
         .set_option("UCI_LimitStrength", Some("true"))
         .unwrap();
-    assert_ne!(bench_nodes(&engine, 5), default, "UCI_Elo 800 limits it");
-    engine.set_option("UCI_Elo", Some("2800")).unwrap();
+    assert_ne!(
+        bench_nodes(&engine, 5),
+        default,
+        "the least UCI_Elo limits it"
+    );
+    engine
+        .set_option("UCI_Elo", Some(&ELO_MAX.to_string()))
+        .unwrap();
     assert_eq!(
         bench_nodes(&engine, 5),
         default,
         "the greatest Elo is full strength"
     );
     assert!(engine.set_option("Skill Level", Some("21")).is_err());
-    assert!(engine.set_option("UCI_Elo", Some("100")).is_err());
+    let below = (ELO_MIN - 1).to_string();
+    assert!(engine.set_option("UCI_Elo", Some(&below)).is_err());
 }
 
 /// Plays one game from `opening` between `red` and `blue`, each searching

@@ -9,7 +9,7 @@ use super::options::EngineOptions;
 use super::params::LmrTable;
 use super::score;
 use super::search::{self, Bounds, Listener, PaddedCounter, SearchResult, Shared, Worker};
-use super::skill::{self, Skill};
+use super::skill::Skill;
 use super::time::{Clock, NO_CLOCK_MOVETIME_MS};
 use super::tt::TranspositionTable;
 use crate::rules::{Game, Move, Outcome};
@@ -229,7 +229,7 @@ impl Searcher {
             Skill::from_options(options.skill_level, options.limit_strength, options.uci_elo);
         if let Some(skill) = skill {
             // A weaker level searches less and keeps a few lines to choose from.
-            bounds.multipv = bounds.multipv.max(skill::SKILL_LINES);
+            bounds.multipv = bounds.multipv.max(skill.lines());
             let depth = skill.depth_cap();
             bounds.depth = Some(bounds.depth.map_or(depth, |d| d.min(depth)));
             let nodes = skill.node_cap();

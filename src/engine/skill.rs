@@ -13,27 +13,32 @@ use crate::util::rng::SplitMix64;
 /// The level of full strength: nothing is limited.
 pub const FULL_STRENGTH: i32 = 20;
 
-/// The lines the root search keeps at a limited level, to choose among.
+/// The fewest lines the root search keeps at a limited level, to choose
+/// among; the levels under [`LOOSE_BELOW`] keep more (see [`Skill::lines`]).
 pub const SKILL_LINES: usize = 4;
 
+/// The level under which the choice loosens faster than the straight line:
+/// more lines and a margin growing with the square of the distance. With the
+/// straight line alone the levels spanned only about 600 Elo (docs/strength.md).
+pub const LOOSE_BELOW: f64 = 10.0;
+
 /// The rating of every even level, 0 to 20 (full strength): `UCI_Elo` picks
-/// the level by this table, in proportion between two entries. Still the
-/// straight line of the first levels (800 to 2800): the calibration of
-/// docs/strength.md ("Calibration, 200 games a level") measured the levels
-/// only about 600 Elo apart from level 0 to full strength at 20000 nodes, so
-/// filling it in would make every `UCI_Elo` under about 2200 play as level
-/// 0; the levels must first weaken further (or the range shrink).
+/// the level by this table, in proportion between two entries. Measured
+/// (docs/strength.md, "Calibration, second"): each even level against the
+/// next, 200 games each, the levels at their own caps and full strength at
+/// 100,000 nodes a move, the differences chained down from full strength,
+/// which is put at 2800. The scale is this engine's own.
 pub const LEVEL_ELO: [(f64, i32); 11] = [
-    (0.0, 800),
-    (2.0, 1000),
-    (4.0, 1200),
-    (6.0, 1400),
-    (8.0, 1600),
-    (10.0, 1800),
-    (12.0, 2000),
-    (14.0, 2200),
-    (16.0, 2400),
-    (18.0, 2600),
+    (0.0, 1810),
+    (2.0, 1860),
+    (4.0, 1900),
+    (6.0, 2040),
+    (8.0, 2150),
+    (10.0, 2270),
+    (12.0, 2350),
+    (14.0, 2430),
+    (16.0, 2540),
+    (18.0, 2650),
     (20.0, 2800),
 ];
 
@@ -41,6 +46,13 @@ pub const LEVEL_ELO: [(f64, i32); 11] = [
 pub const ELO_MIN: i32 = LEVEL_ELO[0].1;
 /// The strongest `UCI_Elo` accepted: full strength's rating.
 pub const ELO_MAX: i32 = LEVEL_ELO[LEVEL_ELO.len() - 1].1;
+
+/// Round ratings from [`ELO_MIN`] up to under [`ELO_MAX`], every 100: the
+/// weakened strengths a front end offers (the GUI's level menu).
+pub fn elo_choices() -> Vec<i32> {
+    let first = (ELO_MIN + 99) / 100 * 100;
+    (first..ELO_MAX).step_by(100).collect()
+}
 
 /// The level that plays at `elo` (clamped to the table's range): in
 /// proportion between the two levels whose ratings enclose it.
@@ -89,10 +101,26 @@ impl Skill {
         (100.0 * 2f64.powf(self.0 / 2.0)) as u64
     }
 
+    /// How far under [`LOOSE_BELOW`] the level is, 0 at and above it.
+    fn looseness(self) -> f64 {
+        (LOOSE_BELOW - self.0).max(0.0)
+    }
+
+    /// The lines to choose among: [`SKILL_LINES`], one more per level under
+    /// [`LOOSE_BELOW`] (14 at level 0), so that a weak level sees, and may
+    /// play, the worse moves too.
+    pub fn lines(self) -> usize {
+        SKILL_LINES + self.looseness().ceil() as usize
+    }
+
     /// The most centipawns the move played may be worse than the best, as
-    /// the search scored them: 2.4 pawns at level 0, 12 at level 19.
+    /// the search scored them: 12 per level under full strength, plus 6 times
+    /// the square of the levels under [`LOOSE_BELOW`]: 0.12 pawns at level 19,
+    /// 1.2 at level 10, 8.4 at level 0 (a tiger is worth about 6.6 and a
+    /// cat 0.7 to the net), so the weakest levels give pieces away.
     pub fn margin(self) -> i32 {
-        ((f64::from(FULL_STRENGTH) - self.0) * 12.0) as i32
+        let straight = (f64::from(FULL_STRENGTH) - self.0) * 12.0;
+        (straight + 6.0 * self.looseness().powi(2)) as i32
     }
 
     /// Which of `scores` (the root lines, best first, in centipawns or mate
@@ -165,6 +193,16 @@ mod tests {
         assert!(low.depth_cap() < high.depth_cap());
         assert!(low.node_cap() < high.node_cap());
         assert!(low.margin() > high.margin() && high.margin() > 0);
+        assert!(low.lines() > high.lines() && high.lines() == SKILL_LINES);
+        // Margin and lines never grow with the level, fractional levels too.
+        for tenth in 0..200 {
+            let (a, b) = (Skill(tenth as f64 / 10.0), Skill((tenth + 1) as f64 / 10.0));
+            assert!(
+                a.margin() >= b.margin() && a.lines() >= b.lines(),
+                "{tenth}"
+            );
+        }
+        assert_eq!((Skill(0.0).margin(), Skill(0.0).lines()), (840, 14));
     }
 
     #[test]

@@ -247,6 +247,9 @@ pub struct State {
     pub clocks: ClocksView,
     /// Each side's engine level.
     pub levels: LevelsView,
+    /// The `UCI_Elo` ratings the level menu offers: doushou's calibrated
+    /// range, every 100 ([`crate::engine::skill::elo_choices`]).
+    pub elo_choices: Vec<i32>,
     /// The review of the game line, if one was asked.
     pub review: Option<ReviewView>,
     /// What the endgame tables (`--tablebases`) say about the position

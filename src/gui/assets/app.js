@@ -552,7 +552,7 @@ function sendLimits() {
   action("options", { limits: { [kind]: n } });
 }
 
-function levelChoices(select, level) {
+function levelChoices(select, level, eloChoices) {
   if (!select.options.length) {
     const add = (value, text) => {
       const o = document.createElement("option");
@@ -560,7 +560,7 @@ function levelChoices(select, level) {
     };
     add("full", "full strength");
     for (let s = 0; s < 20; s++) add(`skill:${s}`, `Skill Level ${s}`);
-    for (const e of [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200]) add(`elo:${e}`, `Elo ${e}`);
+    for (const e of eloChoices) add(`elo:${e}`, `Elo ${e}`);
   }
   select.value = level.skill != null ? `skill:${level.skill}` : level.elo != null ? `elo:${level.elo}` : "full";
 }
@@ -768,7 +768,7 @@ function render() {
   playerOptions($("player-blue"), state.players.blue);
   for (const side of ["red", "blue"]) {
     $(`level-${side}-box`).hidden = state.players[side] === "human";
-    levelChoices($(`level-${side}`), state.levels[side]);
+    levelChoices($(`level-${side}`), state.levels[side], state.elo_choices);
   }
   const engineSelect = $("analysis-engine");
   if (engineSelect.options.length !== state.engines.length) {

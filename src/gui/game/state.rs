@@ -148,6 +148,7 @@ impl GuiGame {
                 red: inner.levels[0],
                 blue: inner.levels[1],
             },
+            elo_choices: crate::engine::skill::elo_choices(),
             review: inner.review.as_ref().map(|r| r.view.clone()),
             tablebase,
             draw_claimable,
