@@ -123,21 +123,20 @@ pub struct TranspositionTable {
     age: AtomicU64,
 }
 
-/// The table's buckets, in memory mapped from no file.
-struct Buckets {
-    map: memmap2::MmapMut,
-    count: usize,
-}
+/// The table's buckets, in memory mapped from no file: a whole number of
+/// buckets long.
+struct Buckets(memmap2::MmapMut);
 
 impl std::ops::Deref for Buckets {
     type Target = [Bucket];
 
     fn deref(&self) -> &[Bucket] {
+        let count = self.0.len() / std::mem::size_of::<Bucket>();
         // SAFETY: the map holds `count` buckets' bytes, page-aligned (more
         // than a bucket's 64), and lives as long as `self`; all-zero bytes
         // are a valid `Bucket` (integer atomics: the empty entries `clear`
         // writes), and every write goes through those atomics.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<Bucket>(), self.count) }
+        unsafe { std::slice::from_raw_parts(self.0.as_ptr().cast::<Bucket>(), count) }
     }
 }
 
@@ -161,9 +160,8 @@ impl TranspositionTable {
         // (filling it cost 64 MB of peak memory under `Hash 16`).
         let map = memmap2::MmapMut::map_anon(count * std::mem::size_of::<Bucket>())
             .map_err(|_| TableSizeError::AllocationRefused { megabytes })?;
-        let buckets = Buckets { map, count };
         Ok(TranspositionTable {
-            buckets,
+            buckets: Buckets(map),
             age: AtomicU64::new(0),
         })
     }
