@@ -10,7 +10,7 @@ use doushou::engine::score::Score;
 use doushou::engine::search::{Listener, SearchInfo, Silent};
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{
-    Animal, DEN, Game, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER,
+    Animal, DEN, Game, Move, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER,
 };
 use doushou::tb::{self, Material, TableSet, Verdict};
 use std::collections::HashMap;
@@ -703,4 +703,47 @@ fn under_forbid_a_table_draw_the_history_has_lost_is_reported_lost() {
     );
     let (_, score) = search_with_tables(fen, &moves, 12);
     assert!(matches!(score, Score::Mate(n) if n < 0), "{score}");
+}
+
+#[test]
+fn under_forbid_the_engine_keeps_room_to_hold_a_table_draw() {
+    // Two positions of bench-positions/tb-draws-lost.txt with four pieces
+    // (elephant and rat against elephant and wolf), where the engine lost a
+    // table draw to the game's history: every move the tables allow here
+    // is drawn, but after the game's move a deep search sees the defender
+    // squeezed out of its drawing moves. Scoring table draws by the room
+    // each side keeps finds a move that holds at the node count of a fast
+    // game's move.
+    let suite = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("bench-positions")
+        .join("tb-draws-lost.txt");
+    let entries = doushou::tools::races::read_suite_file(&suite).unwrap();
+    let dir = temp_dir("room");
+    for entry in [&entries[0], &entries[3]] {
+        let spec = &entry.position;
+        let game = Game::from_fen_and_moves(entry.rules, &spec.fen, &spec.moves).unwrap();
+        let material = Material::of(game.position());
+        assert_eq!(material.pieces().len(), 4, "{}", spec.fen);
+        let set = tb::generate(&dir, entry.rules, &[material.canonical()], |_| {}).unwrap();
+        let verdicts = set.rank_moves(game.position()).unwrap();
+        let drawn = |m: Move| verdicts.contains(&(m, Verdict::Draw));
+        assert!(drawn(entry.mistake) && entry.holds.iter().all(|&m| drawn(m)));
+        let mut engine = Engine::new();
+        engine
+            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+            .unwrap();
+        engine.set_position(&spec.fen, &spec.moves).unwrap();
+        let limits = GoLimits {
+            nodes: Some(60_000),
+            ..GoLimits::default()
+        };
+        let best = engine.search(&limits, &Silent).unwrap().best_move;
+        let holds: Vec<String> = entry.holds.iter().map(Move::to_string).collect();
+        assert!(
+            entry.holds.contains(&best),
+            "{} {:?}: {best} (holds {holds:?})",
+            spec.fen,
+            spec.moves
+        );
+    }
 }

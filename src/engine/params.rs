@@ -147,6 +147,14 @@ search_params! {
     /// the start binary of issue 25 at 2+0.02, 9.2 % draws where 100 drew
     /// 16.3 % (docs/strength.md). 25 drew more and gained less.
     standoff_percent = "STANDOFF_PERCENT": 40 in 0..=100 step 5;
+    /// Under `Repetition=forbid`, what each drawing move a side lacks below
+    /// [`SearchParams::drawing_room_enough`] costs it in a table draw,
+    /// centipawns (`Worker::drawing_room`); 0 scores every table draw alike.
+    /// Set on the positions of bench-positions/tb-draws-lost.txt
+    /// (docs/tablebases.md).
+    drawing_room_weight = "DRAWING_ROOM_WEIGHT": 8 in 0..=200 step 4;
+    /// The number of drawing moves from which a side's room no longer counts.
+    drawing_room_enough = "DRAWING_ROOM_ENOUGH": 4 in 1..=16 step 1;
 }
 
 impl SearchParams {

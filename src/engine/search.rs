@@ -286,7 +286,7 @@ impl<'a> Worker<'a> {
         }
         let score = match tb.probe(pos)? {
             crate::tb::Verdict::Draw if self.history_may_lose_draw(depth) => return None,
-            crate::tb::Verdict::Draw => self.draw_score(),
+            crate::tb::Verdict::Draw => self.draw_score() + self.drawing_room(tb, pos)?,
             v => table_score(v, ply, crate::tb::plies_before_limit(&self.rules, pos))?,
         };
         self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
@@ -304,6 +304,53 @@ impl<'a> Worker<'a> {
         self.rules.repetition == Repetition::Forbid
             && depth > 0
             && (depth >= 8 || self.game.repetition_may_forbid())
+    }
+
+    /// Under `Repetition=forbid`, a table draw scored by the room each side
+    /// has to keep it: how many legal moves (the history respected) do not
+    /// lead to a table loss. The history squeezes a defender with one or two
+    /// drawing moves, each position occurring at most twice since the last
+    /// capture, until it must leave the draw; so among drawn positions the
+    /// side to move prefers those where it has room and its opponent has
+    /// none. The search sees that only where it reaches the repetitions; the
+    /// room points at them from further away. The weight fades to nothing
+    /// at the no-capture limit, which ends the squeeze. `None` when no legal
+    /// move keeps the draw: the position must be searched, not trusted.
+    fn drawing_room(&self, tb: &crate::tb::TableSet, pos: &Position) -> Option<i32> {
+        let params = self.shared.params;
+        if self.rules.repetition != Repetition::Forbid || params.drawing_room_weight() == 0 {
+            return Some(0);
+        }
+        let keeps = |child: &Position| !matches!(tb.probe(child), Some(crate::tb::Verdict::Win(_)));
+        let mut ours = 0;
+        for &m in pos.generate(&self.rules).iter() {
+            let mut child = *pos;
+            child.make(m);
+            if keeps(&child) && !self.game.would_repeat_third(m) {
+                ours += 1;
+            }
+        }
+        if ours == 0 {
+            return None;
+        }
+        // The opponent's room as if it were to move; its history aside.
+        let mut passed = *pos;
+        passed.make_null();
+        let mut theirs = 0;
+        for &m in passed.generate(&self.rules).iter() {
+            let mut child = passed;
+            child.make(m);
+            theirs += keeps(&child) as i32;
+        }
+        let squeeze =
+            |room: i32| params.drawing_room_weight() * (params.drawing_room_enough() - room).max(0);
+        let score = squeeze(theirs) - squeeze(ours);
+        let limit = self.rules.no_capture_limit as i32;
+        if limit == 0 {
+            return Some(score);
+        }
+        let left = (limit - pos.plies_since_capture() as i32).max(0);
+        Some(score * left / limit)
     }
 
     /// A draw from the view of the side to move: worth `-contempt` to the root
