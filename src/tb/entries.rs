@@ -8,10 +8,12 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Blocks each thread keeps decompressed: 64 of 8 KiB, half a megabyte a
-/// thread. Positions a search meets one after another differ in a piece or
-/// two, and mostly share their blocks.
-const CACHED_BLOCKS: usize = 64;
+/// Blocks each thread keeps decompressed: 1024 of 8 KiB, 8 MiB a thread.
+/// Positions a search meets one after another differ in a piece or two, but
+/// a search among 4-piece draws, which probes every child of a drawn
+/// position under `Repetition=forbid`, touches some hundreds of blocks: with
+/// 64 it ran 20 times slower, decompressing (docs/tablebases.md, "Format").
+const CACHED_BLOCKS: usize = 1024;
 
 /// A table's entries.
 pub(super) enum Entries {
