@@ -219,3 +219,49 @@ fn the_shipped_suite_reads_and_scores() {
     let out = ok(&["races", "score", path.to_str().unwrap(), "--depth", "1"]);
     assert!(out.contains(&format!(" of {} (", entries.len())), "{out}");
 }
+
+/// `--program` asks an engine program (here this binary, as a user would
+/// name an older one) and scores exactly as the engine built in does at the
+/// same fixed depth, line by line; a program that cannot start is an error
+/// naming it, and the built-in engine's options are refused beside it.
+#[test]
+fn an_engine_program_scores_as_the_built_in_engine() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("bench-positions/den-races.txt");
+    let suite = path.to_str().unwrap();
+    let common = [
+        "races",
+        "score",
+        suite,
+        "--depth",
+        "3",
+        "--jobs",
+        "2",
+        "--verbose",
+    ];
+    let built_in = ok(&common);
+    let program = format!("cmd={BIN}");
+    let mut args = common.to_vec();
+    args.extend(["--program", &program, "name=other"]);
+    // The built-in engine reports in the order its jobs finish.
+    let sorted = |out: String| {
+        let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    let asked = sorted(ok(&args));
+    assert_eq!(asked, sorted(built_in));
+    assert!(asked.len() > 300, "{asked:?}");
+
+    let shallow = |program: &[&str]| {
+        let mut args = vec!["races", "score", suite, "--depth", "1", "--program"];
+        args.extend(program);
+        run(&args)
+    };
+    let o = shallow(&["cmd=/nonexistent/engine"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("cannot start"), "{err}");
+    let o = shallow(&[&program, "--option", "Hash=1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}

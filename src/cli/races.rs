@@ -2,17 +2,19 @@
 //! records, or score a search against it (the work is in
 //! [`crate::tools::races`]).
 //!
-//! Exit code: 0 when done, 1 for a bad input file or a failed write, 2 for a
+//! Exit code: 0 when done, 1 for a bad input file, a failed write or an engine
+//! program (`score --program`) that fails, 2 for a
 //! bad command line or an option the engine refuses.
 
 use crate::cli::args::parse_shard;
 use crate::cli::args::{self, EvalArgs, RulesArgs};
 use crate::cli::exit::{Failure, write_out};
+use crate::client::EngineSpec;
 use crate::engine::GoLimits;
 use crate::engine::time::TimeLimits;
 use crate::tools::analyse::pool::{Setup, TaskError};
 use crate::tools::races::build::{self, BuildConfig, BuildError, BuildRun};
-use crate::tools::races::score::score_suite;
+use crate::tools::races::score::{Answer, score_suite, score_suite_with_program};
 use crate::tools::races::{Judge, read_suite_file};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -178,6 +180,12 @@ pub struct ScoreArgs {
     /// Print one line per position (its number, the move, held/mistake/lost).
     #[arg(long)]
     pub verbose: bool,
+    /// Ask an engine program instead of the engine built in, as KEY=VALUE
+    /// words of `doushou match --engine`: cmd="PROGRAM ARGS" [name=NAME]
+    /// [option.NAME=VALUE]... (one process per job; --option, --eval and
+    /// --hash are then the program's own options).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., conflicts_with_all = ["options", "hash", "eval", "eval_file"])]
+    pub program: Option<Vec<String>>,
     /// The engines that search.
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -227,9 +235,8 @@ fn run_score(args: &ScoreArgs) -> Result<(), Failure> {
         .limits()
         .ok_or_else(|| Failure::usage(RacesArgError::NoLimit))?;
     let entries = read_suite_file(&args.suite).map_err(Failure::input)?;
-    let setup = args.engine.setup(limits)?;
     let mut written = Ok(());
-    let score = score_suite(&entries, &setup, args.engine.jobs(), |i, answer| {
+    let on_answer = |i: usize, answer: Answer| {
         if args.verbose && written.is_ok() {
             written = write_out(&format!(
                 "{} {} {}\n",
@@ -238,8 +245,18 @@ fn run_score(args: &ScoreArgs) -> Result<(), Failure> {
                 answer.verdict.name()
             ));
         }
-    })
-    .map_err(engine_failure)?;
+    };
+    let score = match &args.program {
+        Some(words) => {
+            let spec = EngineSpec::parse(&[] as &[String], words).map_err(Failure::usage)?;
+            score_suite_with_program(&entries, &spec, &limits, args.engine.jobs(), on_answer)
+                .map_err(Failure::input)?
+        }
+        None => {
+            let setup = args.engine.setup(limits)?;
+            score_suite(&entries, &setup, args.engine.jobs(), on_answer).map_err(engine_failure)?
+        }
+    };
     written?;
     write_out(&format!(
         "held {} of {} ({:.1} %), the game's mistake {}, another losing move {}\n",

@@ -2,8 +2,12 @@
 //! search answers with a move that holds.
 
 use super::SuiteEntry;
+use crate::client::{ClientError, EngineProcess, EngineSpec, later};
+use crate::engine::GoLimits;
+use crate::protocol::reply::Reply;
 use crate::rules::Move;
 use crate::tools::analyse::pool::{self, AnalysisTask, Setup, TaskError};
+use std::time::{Duration, Instant};
 
 /// How one entry was answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +36,19 @@ impl Verdict {
             Verdict::Held => "held",
             Verdict::Mistake => "mistake",
             Verdict::OtherLoss => "lost",
+        }
+    }
+}
+
+impl SuiteEntry {
+    /// What choosing `best` here is, by the suite.
+    pub fn verdict_of(&self, best: Move) -> Verdict {
+        if self.holds.contains(&best) {
+            Verdict::Held
+        } else if best == self.mistake {
+            Verdict::Mistake
+        } else {
+            Verdict::OtherLoss
         }
     }
 }
@@ -88,17 +105,151 @@ pub fn score_suite(
     let mut score = SuiteScore::default();
     pool::run(&tasks, setup, jobs, |i, result| {
         let best = result?.search.best_move;
-        let entry = &entries[i];
-        let verdict = if entry.holds.contains(&best) {
-            Verdict::Held
-        } else if best == entry.mistake {
-            Verdict::Mistake
-        } else {
-            Verdict::OtherLoss
-        };
+        let verdict = entries[i].verdict_of(best);
         score.add(verdict);
         on_answer(i, Answer { best, verdict });
         Ok::<(), TaskError>(())
     })?;
     Ok(score)
+}
+
+/// What stops scoring the suite with an engine program.
+#[derive(Debug, thiserror::Error)]
+pub enum ProgramError {
+    /// The engine could not be started, or stopped answering.
+    #[error("engine '{name}': {source}")]
+    Engine {
+        /// The engine's name.
+        name: String,
+        /// What went wrong.
+        #[source]
+        source: ClientError,
+    },
+    /// The engine refused a position or an option (`info string error`).
+    #[error("engine '{name}' refused entry {entry}: {reply}")]
+    Refused {
+        /// The engine's name.
+        name: String,
+        /// The entry's number, from 1.
+        entry: usize,
+        /// The engine's line.
+        reply: String,
+    },
+}
+
+/// The longest wait for an engine program's handshake and its `readyok`.
+const PROGRAM_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Like [`score_suite`], but each search is asked of an engine program
+/// (any engine speaking protocol.md, an older doushou among them): per
+/// entry the entry's rules, `ucinewgame`, the position and `go` with
+/// `limits`, on `jobs` processes at once. The answers are handed on in the
+/// suite's order once every search is done.
+pub fn score_suite_with_program(
+    entries: &[SuiteEntry],
+    spec: &EngineSpec,
+    limits: &GoLimits,
+    jobs: usize,
+    mut on_answer: impl FnMut(usize, Answer),
+) -> Result<SuiteScore, ProgramError> {
+    let jobs = jobs.clamp(1, entries.len().max(1));
+    let go = go_line(limits);
+    let parts: Vec<Result<Vec<(usize, Move)>, ProgramError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|job| {
+                let go = &go;
+                let mine = (job..entries.len()).step_by(jobs);
+                scope.spawn(move || ask_program(entries, mine, spec, go, limits))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a scoring thread panicked"))
+            .collect()
+    });
+    let mut best = vec![Move::NULL; entries.len()];
+    for part in parts {
+        for (i, m) in part? {
+            best[i] = m;
+        }
+    }
+    let mut score = SuiteScore::default();
+    for (i, (entry, &best)) in entries.iter().zip(&best).enumerate() {
+        let verdict = entry.verdict_of(best);
+        score.add(verdict);
+        on_answer(i, Answer { best, verdict });
+    }
+    Ok(score)
+}
+
+/// The `go` command of `limits` (nodes, depth, move time).
+fn go_line(limits: &GoLimits) -> String {
+    let mut go = String::from("go");
+    if let Some(n) = limits.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    if let Some(d) = limits.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(ms) = limits.time.movetime {
+        go.push_str(&format!(" movetime {ms}"));
+    }
+    go
+}
+
+/// One process's share of the suite: the move it chooses in each entry.
+fn ask_program(
+    entries: &[SuiteEntry],
+    mine: impl Iterator<Item = usize>,
+    spec: &EngineSpec,
+    go: &str,
+    limits: &GoLimits,
+) -> Result<Vec<(usize, Move)>, ProgramError> {
+    let failed = |source| ProgramError::Engine {
+        name: spec.name.clone(),
+        source,
+    };
+    let mut engine = EngineProcess::spawn(spec).map_err(failed)?;
+    let result = (|| {
+        engine.handshake(PROGRAM_TIMEOUT).map_err(failed)?;
+        for (name, value) in &spec.options {
+            engine.set_option(name, value).map_err(failed)?;
+        }
+        let search_wait =
+            PROGRAM_TIMEOUT + Duration::from_millis(limits.time.movetime.unwrap_or(0));
+        let mut answers = Vec::new();
+        for i in mine {
+            let entry = &entries[i];
+            for (name, value) in entry.rules.settings() {
+                engine.set_option(name, &value).map_err(failed)?;
+            }
+            engine.send("ucinewgame").map_err(failed)?;
+            engine.send(&entry.position.command()).map_err(failed)?;
+            let replies = engine.sync_lines(PROGRAM_TIMEOUT).map_err(failed)?;
+            if let Some(reply) = replies
+                .into_iter()
+                .find(|l| l.trim_start().starts_with("info string error"))
+            {
+                return Err(ProgramError::Refused {
+                    name: spec.name.clone(),
+                    entry: i + 1,
+                    reply,
+                });
+            }
+            engine.send(go).map_err(failed)?;
+            let sent = Instant::now();
+            let best = loop {
+                let line = engine
+                    .recv(later(sent, search_wait), "bestmove", sent)
+                    .map_err(failed)?;
+                if let Ok(Reply::BestMove { best, .. }) = line.text.parse::<Reply>() {
+                    break best;
+                }
+            };
+            answers.push((i, best));
+        }
+        Ok(answers)
+    })();
+    engine.shutdown();
+    result
 }
