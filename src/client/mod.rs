@@ -9,5 +9,7 @@
 pub mod process;
 pub mod spec;
 
-pub use process::{ClientError, EngineProcess, Line, interrupt, interrupted, later};
+pub use process::{
+    ClientError, EngineProcess, Line, interrupt, interrupted, later, position_command,
+};
 pub use spec::{EngineLimits, EngineSpec, SpecError, TimeControl, dedupe_names};

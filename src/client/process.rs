@@ -127,6 +127,19 @@ fn stderr_text(stderr: &[String]) -> String {
     }
 }
 
+/// The `position` command of the game from `fen` after `moves`.
+pub fn position_command<S: AsRef<str>>(fen: &str, moves: &[S]) -> String {
+    let mut line = format!("position fen {fen}");
+    if !moves.is_empty() {
+        line.push_str(" moves");
+        for m in moves {
+            line.push(' ');
+            line.push_str(m.as_ref());
+        }
+    }
+    line
+}
+
 /// `start + wait`, or a far future if that would overflow the clock.
 pub fn later(start: Instant, wait: Duration) -> Instant {
     start
@@ -410,17 +423,22 @@ impl EngineProcess {
             return Err(ClientError::UnknownOption(name.to_string()));
         }
         self.set_option(name, value)?;
-        let replies = self.sync_lines(timeout)?;
-        match replies
-            .into_iter()
-            .find(|l| l.trim_start().starts_with("info string error"))
-        {
+        match self.sync_refusal(timeout)? {
             Some(reply) => Err(ClientError::OptionRefused {
                 name: name.to_string(),
                 reply,
             }),
             None => Ok(()),
         }
+    }
+
+    /// `isready` … `readyok`: the first `info string error` line (protocol.md)
+    /// the engine wrote before `readyok`, a refusal of something sent before.
+    pub fn sync_refusal(&mut self, timeout: Duration) -> Result<Option<String>, ClientError> {
+        Ok(self
+            .sync_lines(timeout)?
+            .into_iter()
+            .find(|l| l.trim_start().starts_with("info string error")))
     }
 
     /// Ends the process: `quit`, a moment's grace, then a kill; always reaped,

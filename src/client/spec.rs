@@ -135,6 +135,23 @@ impl EngineLimits {
         *self == EngineLimits::default()
     }
 
+    /// The words `go` gets for the fixed limits (` movetime N depth N nodes N`,
+    /// each given one with its leading blank). A clock's words are the
+    /// caller's, who knows the time left.
+    pub fn fixed_go_words(&self) -> String {
+        let mut words = String::new();
+        if let Some(mt) = self.movetime {
+            words.push_str(&format!(" movetime {mt}"));
+        }
+        if let Some(d) = self.depth {
+            words.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            words.push_str(&format!(" nodes {n}"));
+        }
+        words
+    }
+
     /// Each field of `self`, else that of `defaults`.
     pub fn or(self, defaults: EngineLimits) -> EngineLimits {
         EngineLimits {

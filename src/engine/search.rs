@@ -321,27 +321,26 @@ impl<'a> Worker<'a> {
         if self.rules.repetition != Repetition::Forbid || params.drawing_room_weight() == 0 {
             return Some(0);
         }
-        let keeps = |child: &Position| !matches!(tb.probe(child), Some(crate::tb::Verdict::Win(_)));
-        let mut ours = 0;
-        for &m in pos.generate(&self.rules).iter() {
-            let mut child = *pos;
-            child.make(m);
-            if keeps(&child) && !self.game.would_repeat_third(m) {
-                ours += 1;
-            }
-        }
+        // The moves of `from` that `allowed` lets by and after which the
+        // tables do not call the position won for the opponent.
+        let room = |from: &Position, allowed: &dyn Fn(Move) -> bool| {
+            let keeps = |m: Move| {
+                let mut child = *from;
+                child.make(m);
+                !matches!(tb.probe(&child), Some(crate::tb::Verdict::Win(_)))
+            };
+            let moves = from.generate(&self.rules);
+            moves.iter().filter(|&&m| allowed(m) && keeps(m)).count() as i32
+        };
+        // The history is asked first: it is cheaper than a probe.
+        let ours = room(pos, &|m| !self.game.would_repeat_third(m));
         if ours == 0 {
             return None;
         }
         // The opponent's room as if it were to move; its history aside.
         let mut passed = *pos;
         passed.make_null();
-        let mut theirs = 0;
-        for &m in passed.generate(&self.rules).iter() {
-            let mut child = passed;
-            child.make(m);
-            theirs += keeps(&child) as i32;
-        }
+        let theirs = room(&passed, &|_| true);
         let squeeze =
             |room: i32| params.drawing_room_weight() * (params.drawing_room_enough() - room).max(0);
         let score = squeeze(theirs) - squeeze(ours);

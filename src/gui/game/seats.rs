@@ -2,6 +2,7 @@
 //! analyser, started on first use, told every change (searches stopped and
 //! restarted), and what they answer turned into the page's lines.
 use super::{DEFAULT_MOVETIME, GuiGame, Inner, Player, Role, lock, sse};
+use crate::client::{EngineLimits, position_command};
 use crate::engine::option;
 use crate::engine::score::{Score, ScoreBound};
 use crate::gui::api::{AnalysisLine, AnalysisView, Level, ScoreView, State, Thinking};
@@ -230,18 +231,11 @@ impl GuiGame {
             return;
         }
         let side = game.position().side_to_move();
-        let position = {
-            let moves: Vec<String> = inner.moves[..inner.ply]
-                .iter()
-                .map(ToString::to_string)
-                .collect();
-            let mut line = format!("position fen {}", inner.start.fen());
-            if !moves.is_empty() {
-                line.push_str(" moves ");
-                line.push_str(&moves.join(" "));
-            }
-            line
-        };
+        let moves: Vec<String> = inner.moves[..inner.ply]
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let position = position_command(&inner.start.fen(), &moves);
         let rules = rule_settings(&inner.rules);
         let generation = inner.generation;
         if let (true, Player::Engine(index)) =
@@ -258,15 +252,13 @@ impl GuiGame {
                     (None, None, None) => Some(DEFAULT_MOVETIME),
                     (mt, _, _) => mt,
                 };
-                if let Some(ms) = movetime {
-                    go.push_str(&format!(" movetime {ms}"));
-                }
-                if let Some(d) = limits.depth {
-                    go.push_str(&format!(" depth {d}"));
-                }
-                if let Some(n) = limits.nodes {
-                    go.push_str(&format!(" nodes {n}"));
-                }
+                let fixed = EngineLimits {
+                    movetime,
+                    depth: limits.depth,
+                    nodes: limits.nodes,
+                    tc: None,
+                };
+                go.push_str(&fixed.fixed_go_words());
                 movetime.map_or(HANG_UNTIMED, |ms| Duration::from_millis(ms) + HANG_GRACE)
             };
             let weakened = inner.weakened[index];

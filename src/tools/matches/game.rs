@@ -4,7 +4,9 @@
 //! unreadable move, a time forfeit, no answer).
 
 use super::openings::Opening;
-use crate::client::{ClientError, EngineLimits, EngineProcess, EngineSpec, later};
+use crate::client::{
+    ClientError, EngineLimits, EngineProcess, EngineSpec, later, position_command,
+};
 use crate::protocol::reply::Reply;
 use crate::rules::{Game, Move, Outcome, Rules, Side};
 use crate::util::options::choices;
@@ -333,16 +335,7 @@ fn go_command(seats: &[Seat; 2], clocks: &[Option<u64>; 2], side: Side) -> Strin
             go.push_str(&format!(" {word} {}", tc.increment_ms));
         }
     }
-    let limits = seats[side.index()].limits;
-    if let Some(mt) = limits.movetime {
-        go.push_str(&format!(" movetime {mt}"));
-    }
-    if let Some(d) = limits.depth {
-        go.push_str(&format!(" depth {d}"));
-    }
-    if let Some(n) = limits.nodes {
-        go.push_str(&format!(" nodes {n}"));
-    }
+    go.push_str(&seats[side.index()].limits.fixed_go_words());
     go
 }
 
@@ -437,11 +430,7 @@ fn run_game(
         }
         let side = game.position().side_to_move();
         let engine = &mut engines[side.index()];
-        let position = if moves_text.is_empty() {
-            format!("position fen {start_fen}")
-        } else {
-            format!("position fen {start_fen} moves {}", moves_text.join(" "))
-        };
+        let position = position_command(start_fen, &moves_text);
         let go = go_command(seats, &clocks, side);
         let crash = |e: ClientError| Termination::Crash {
             side,

@@ -22,15 +22,6 @@ impl PositionSpec {
     pub fn game(&self, rules: Rules) -> Result<Game, InputError> {
         Game::from_fen_and_moves(rules, &self.fen, &self.moves).map_err(InputError::Game)
     }
-
-    /// The protocol's `position fen ...` command that sets it up.
-    pub fn command(&self) -> String {
-        if self.moves.is_empty() {
-            format!("position fen {}", self.fen)
-        } else {
-            format!("position fen {} moves {}", self.fen, self.moves.join(" "))
-        }
-    }
 }
 
 /// Why a line or a game record could not be read.

@@ -2,7 +2,9 @@
 //! search answers with a move that holds.
 
 use super::SuiteEntry;
-use crate::client::{ClientError, EngineProcess, EngineSpec, later};
+use crate::client::{
+    ClientError, EngineLimits, EngineProcess, EngineSpec, later, position_command,
+};
 use crate::engine::GoLimits;
 use crate::protocol::reply::Reply;
 use crate::rules::Move;
@@ -153,7 +155,13 @@ pub fn score_suite_with_program(
     mut on_answer: impl FnMut(usize, Answer),
 ) -> Result<SuiteScore, ProgramError> {
     let jobs = jobs.clamp(1, entries.len().max(1));
-    let go = go_line(limits);
+    let fixed = EngineLimits {
+        movetime: limits.time.movetime,
+        depth: limits.depth,
+        nodes: limits.nodes,
+        tc: None,
+    };
+    let go = format!("go{}", fixed.fixed_go_words());
     let parts: Vec<Result<Vec<(usize, Move)>, ProgramError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
             .map(|job| {
@@ -180,21 +188,6 @@ pub fn score_suite_with_program(
         on_answer(i, Answer { best, verdict });
     }
     Ok(score)
-}
-
-/// The `go` command of `limits` (nodes, depth, move time).
-fn go_line(limits: &GoLimits) -> String {
-    let mut go = String::from("go");
-    if let Some(n) = limits.nodes {
-        go.push_str(&format!(" nodes {n}"));
-    }
-    if let Some(d) = limits.depth {
-        go.push_str(&format!(" depth {d}"));
-    }
-    if let Some(ms) = limits.time.movetime {
-        go.push_str(&format!(" movetime {ms}"));
-    }
-    go
 }
 
 /// One process's share of the suite: the move it chooses in each entry.
@@ -224,12 +217,9 @@ fn ask_program(
                 engine.set_option(name, &value).map_err(failed)?;
             }
             engine.send("ucinewgame").map_err(failed)?;
-            engine.send(&entry.position.command()).map_err(failed)?;
-            let replies = engine.sync_lines(PROGRAM_TIMEOUT).map_err(failed)?;
-            if let Some(reply) = replies
-                .into_iter()
-                .find(|l| l.trim_start().starts_with("info string error"))
-            {
+            let position = position_command(&entry.position.fen, &entry.position.moves);
+            engine.send(&position).map_err(failed)?;
+            if let Some(reply) = engine.sync_refusal(PROGRAM_TIMEOUT).map_err(failed)? {
                 return Err(ProgramError::Refused {
                     name: spec.name.clone(),
                     entry: i + 1,
