@@ -19,6 +19,15 @@ replays the game to that move, asks the engine for the legal moves there
 (the history included) and probes the position after each; a draw lost
 where every legal move loses was forced by the history, one where some
 legal move kept the draw was the mover's mistake.
+
+A forced loss can also be older than any move: a table draw may be lost
+under `forbid` from the game's starting position on (the attacker squeezes
+the defender out of fresh positions). Each draw lost is therefore also
+checked against its opening's other games: where the loser's colour lost
+every game from that starting position, with each engine playing it, the
+opening itself is counted as lost for that colour ("lost by either
+engine") -- a sign, not a proof; `doushou analyse` or a long `go` from the
+starting position can look for the mate.
 """
 import json
 import subprocess
@@ -62,6 +71,25 @@ def check(lines):
                 else:
                     c["draws kept"] += 1
     return counts, faults
+
+
+def result_for(game, colour):
+    """1, 0.5 or 0: what `colour` ("red"/"blue") scored in `game`."""
+    result = game["tags"]["Result"]
+    if result == "1/2-1/2":
+        return 0.5
+    red_won = result == "1-0"
+    return 1 if red_won == (colour == "red") else 0
+
+
+def lost_by_either_engine(games, game, colour):
+    """Whether `colour` lost every game from `game`'s starting position, and
+    each engine of the match played that colour there at least once."""
+    same = [g for g in games.values() if g["tags"].get("FEN") == game["tags"].get("FEN")]
+    tag = "Red" if colour == "red" else "Blue"
+    players = {g["tags"][tag] for g in same}
+    engines = {g["tags"]["Red"] for g in same} | {g["tags"]["Blue"] for g in same}
+    return players == engines and all(result_for(g, colour) == 0 for g in same)
 
 
 def engine_lines(program, commands):
@@ -113,11 +141,20 @@ def main():
     print("|---" * (len(columns) + 1) + "|")
     for mover in sorted(counts):
         print(f"| {mover} | " + " | ".join(str(counts[mover][c]) for c in columns) + " |")
+    games = {g["game"]: g for g in map(json.loads, lines) if "moves" in g}
+    openings = defaultdict(lambda: [0, 0])
+    for kind, mover, number, ply in faults:
+        if kind == "draw lost":
+            lost = lost_by_either_engine(games, games[number], ply["side"])
+            openings[mover][0 if lost else 1] += 1
+    for mover in sorted(openings):
+        lost, other = openings[mover]
+        print(f"{mover}: draws lost in an opening its colour lost with either engine {lost}, "
+              f"in another {other}")
     if "--list" in sys.argv:
         for kind, mover, game, ply in faults:
             print(f"{kind}: {mover}, game {game}, ply {ply['ply']}: {ply['fen']} {ply['move']}")
     if program:
-        games = {g["game"]: g for g in map(json.loads, lines) if "moves" in g}
         forced = defaultdict(int)
         mistakes = defaultdict(int)
         for kind, mover, number, ply in faults:
