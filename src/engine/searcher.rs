@@ -6,13 +6,13 @@ use super::control::SearchControl;
 use super::eval::{self, EvalKind};
 use super::limits::GoLimits;
 use super::options::EngineOptions;
-use super::params::LmrTable;
+use super::params::{LmrTable, SearchParams};
 use super::score;
 use super::search::{self, Bounds, Listener, PaddedCounter, SearchResult, Shared, Worker};
 use super::skill::Skill;
 use super::time::{Clock, NO_CLOCK_MOVETIME_MS};
 use super::tt::TranspositionTable;
-use crate::rules::{Game, Move, Outcome};
+use crate::rules::{Game, Move, Outcome, Repetition, Rules};
 use crate::tb::{self, TableSet, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,10 +81,12 @@ impl Searcher {
         let tt = &*self.tt;
         tt.new_search();
         let side = game.position().side_to_move();
+        let emphasis = time_emphasis(game.rules(), table_draw, &options.params);
         let clock = Clock::new(
             &limits.time,
             side,
             options.move_overhead_ms,
+            emphasis,
             Arc::clone(&control.pondering),
         );
         if limits.time.lacks_mover_clock(side) {
@@ -296,6 +298,17 @@ enum TableRoot {
     Unknown,
 }
 
+/// The share of the usual time a move plans, percent: more where the root
+/// is a table draw under `Repetition=forbid` (`TABLE_DRAW_TIME_PERCENT`),
+/// the usual elsewhere.
+fn time_emphasis(rules: &Rules, table_draw: bool, params: &SearchParams) -> u64 {
+    if table_draw && rules.repetition == Repetition::Forbid {
+        params.table_draw_time_percent() as u64
+    } else {
+        100
+    }
+}
+
 /// The root's legal moves ranked by the tables (repetition respected), with
 /// what the best one means; see [`TableRoot`].
 fn table_root(tb: &TableSet, game: &Game, limits: &GoLimits, start: Instant) -> TableRoot {
@@ -409,4 +422,29 @@ fn table_line(tb: &TableSet, game: &Game, first: Move) -> Vec<Move> {
         line.push(m);
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_table_draw_under_forbid_plans_more_time() {
+        let params = SearchParams::default();
+        let forbid = Rules {
+            repetition: Repetition::Forbid,
+            ..Rules::default()
+        };
+        let more = params.table_draw_time_percent() as u64;
+        assert!(more > 100);
+        assert_eq!(time_emphasis(&forbid, true, &params), more);
+        assert_eq!(time_emphasis(&forbid, false, &params), 100);
+        for repetition in [Repetition::Draw, Repetition::None] {
+            let rules = Rules {
+                repetition,
+                ..Rules::default()
+            };
+            assert_eq!(time_emphasis(&rules, true, &params), 100);
+        }
+    }
 }

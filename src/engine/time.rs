@@ -76,11 +76,14 @@ fn fixed_think_ms(ms: u64, overhead_ms: u64) -> u64 {
 }
 
 impl Clock {
-    /// A clock for `side` to move, with `overhead_ms` kept in reserve per move.
+    /// A clock for `side` to move, with `overhead_ms` kept in reserve per
+    /// move; on the mover's clock a move that matters more than most plans
+    /// `emphasis_percent` of the usual share (100: the usual).
     pub fn new(
         limits: &TimeLimits,
         side: Side,
         overhead_ms: u64,
+        emphasis_percent: u64,
         pondering: Arc<AtomicBool>,
     ) -> Clock {
         let fixed_ms = limits.movetime.or(limits
@@ -91,7 +94,7 @@ impl Clock {
                 let t = fixed_think_ms(ms, overhead_ms);
                 (Some(t), Some(t))
             }
-            None => budget(limits, side, overhead_ms),
+            None => budget(limits, side, overhead_ms, emphasis_percent),
         };
         let began_pondering = pondering.load(Ordering::Relaxed);
         Clock {
@@ -179,8 +182,14 @@ impl std::fmt::Display for Clock {
 pub const FLOOR_INCREMENTS: u64 = 3;
 
 /// (optimum, maximum) in ms for this move on the mover's clock, or `None`
-/// when the mover has no clock.
-fn budget(limits: &TimeLimits, side: Side, overhead_ms: u64) -> (Option<u64>, Option<u64>) {
+/// when the mover has no clock; `emphasis_percent` scales the share of the
+/// clock above its floor (below it every move is as cheap as it can be).
+fn budget(
+    limits: &TimeLimits,
+    side: Side,
+    overhead_ms: u64,
+    emphasis_percent: u64,
+) -> (Option<u64>, Option<u64>) {
     let (time, increment) = limits.of(side);
     let increment = increment.unwrap_or(0);
     let Some(time) = time else {
@@ -201,7 +210,8 @@ fn budget(limits: &TimeLimits, side: Side, overhead_ms: u64) -> (Option<u64>, Op
         return (Some(below_floor.max(1)), Some(below_floor.max(1)));
     };
     let moves_to_go = limits.moves_to_go.unwrap_or(50).clamp(1, 50);
-    let optimum = (available / moves_to_go + increment * 3 / 4).min(available / 2);
+    let share = available / moves_to_go + increment * 3 / 4;
+    let optimum = (share * emphasis_percent / 100).min(available / 2);
     let maximum = (optimum * 3).min(available / 2).max(optimum);
     (Some(optimum.max(1)), Some(maximum.max(1)))
 }
@@ -218,13 +228,16 @@ mod tests {
             blue_time: Some(50),
             ..TimeLimits::default()
         };
-        let (opt, max) = budget(&limits, Side::Red, 30);
+        let (opt, max) = budget(&limits, Side::Red, 30, 100);
         assert!(opt.unwrap() <= max.unwrap() && max.unwrap() < 970);
         // A quarter of the clock is never planned for.
         assert!(max.unwrap() <= 750 / 2);
-        let (_, max_blue) = budget(&limits, Side::Blue, 30);
+        let (_, max_blue) = budget(&limits, Side::Blue, 30, 100);
         assert!(max_blue.unwrap() <= 20);
-        assert_eq!(budget(&TimeLimits::default(), Side::Red, 30), (None, None));
+        assert_eq!(
+            budget(&TimeLimits::default(), Side::Red, 30, 100),
+            (None, None)
+        );
     }
 
     /// The budget of the mover with `time` ms left and an increment of
@@ -235,7 +248,7 @@ mod tests {
             red_increment: increment,
             ..TimeLimits::default()
         };
-        let (optimum, maximum) = budget(&limits, Side::Red, 30);
+        let (optimum, maximum) = budget(&limits, Side::Red, 30, 100);
         let (optimum, maximum) = (optimum.unwrap(), maximum.unwrap());
         assert!(1 <= optimum && optimum <= maximum, "{time}+{increment:?}");
         (optimum, maximum)
@@ -279,8 +292,27 @@ mod tests {
         assert!(lowest >= 30 + FLOOR_INCREMENTS * 10, "lowest {lowest} ms");
     }
 
+    #[test]
+    fn an_emphasised_move_plans_more_above_the_floor_only() {
+        let limits = |time| TimeLimits {
+            red_time: Some(time),
+            red_increment: Some(10),
+            ..TimeLimits::default()
+        };
+        let (usual, _) = budget(&limits(1000), Side::Red, 30, 100);
+        let (more, most) = budget(&limits(1000), Side::Red, 30, 300);
+        assert_eq!(more.unwrap(), usual.unwrap() * 3);
+        // Half of what is above the reserve, at most.
+        assert!(most.unwrap() <= (1000 - 250 - 60) / 2, "{most:?}");
+        // Below the floor the plan does not grow: the clock must climb back.
+        assert_eq!(
+            budget(&limits(50), Side::Red, 30, 300),
+            budget(&limits(50), Side::Red, 30, 100)
+        );
+    }
+
     fn clock(limits: &TimeLimits, side: Side) -> Clock {
-        Clock::new(limits, side, 30, Arc::new(AtomicBool::new(false)))
+        Clock::new(limits, side, 30, 100, Arc::new(AtomicBool::new(false)))
     }
 
     #[test]
