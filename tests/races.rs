@@ -2,8 +2,11 @@
 //! resumed after an interruption, never cutting a file that is not a suite,
 //! and scored; bad command lines and options refused before any search.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_doushou");
 
@@ -264,4 +267,13 @@ fn an_engine_program_scores_as_the_built_in_engine() {
     let o = shallow(&[&program, "--option", "Hash=1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
+    // A program answering a move that cannot be read fails at that answer,
+    // naming the entry, not after the minute's wait for a readable one.
+    let garbage = format!("cmd={} garbage 1", common::fake_engine());
+    let asked = Instant::now();
+    let o = shallow(&[&garbage]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("entry 1 with an unreadable move"), "{err}");
+    assert!(asked.elapsed() < Duration::from_secs(30), "{err}");
 }

@@ -137,6 +137,18 @@ pub enum ProgramError {
         /// The engine's line.
         reply: String,
     },
+    /// The engine answered a search with a `bestmove` line that is not a move.
+    #[error("engine '{name}' answered entry {entry} with an unreadable move: '{reply}': {why}")]
+    Unreadable {
+        /// The engine's name.
+        name: String,
+        /// The entry's number, from 1.
+        entry: usize,
+        /// The engine's line.
+        reply: String,
+        /// Why it is not a move.
+        why: String,
+    },
 }
 
 /// The longest wait for an engine program's handshake and its `readyok`.
@@ -232,8 +244,20 @@ fn ask_program(
                 let line = engine
                     .recv(later(sent, search_wait), "bestmove", sent)
                     .map_err(failed)?;
-                if let Ok(Reply::BestMove { best, .. }) = line.text.parse::<Reply>() {
-                    break best;
+                match line.text.parse::<Reply>() {
+                    Ok(Reply::BestMove { best, .. }) => break best,
+                    // Said at once, as the match runner does: waiting on
+                    // would only end at the timeout.
+                    Err(e) if line.text.split_whitespace().next() == Some("bestmove") => {
+                        return Err(ProgramError::Unreadable {
+                            name: spec.name.clone(),
+                            entry: i + 1,
+                            reply: line.text,
+                            why: e.to_string(),
+                        });
+                    }
+                    // Info lines and anything else an engine says are not moves.
+                    _ => {}
                 }
             };
             answers.push((i, best));
