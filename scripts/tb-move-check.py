@@ -26,8 +26,12 @@ the defender out of fresh positions). Each draw lost is therefore also
 checked against its opening's other games: where the loser's colour lost
 every game from that starting position, with each engine playing it, the
 opening itself is counted as lost for that colour ("lost by either
-engine") -- a sign, not a proof; `doushou analyse` or a long `go` from the
-starting position can look for the mate.
+engine") -- a sign, not a proof. `--prove NODES` (with `--engine` and
+`--tables`) also searches each such game's starting position (one
+thread, NODES nodes, with the tables) and counts the draws lost where that
+search finds the loser's colour mated from the start. A mate score under
+`forbid` is evidence, not proof: the transposition table keys positions
+without their history.
 """
 import json
 import subprocess
@@ -92,6 +96,33 @@ def lost_by_either_engine(games, game, colour):
     return players == engines and all(result_for(g, colour) == 0 for g in same)
 
 
+def start_score(program, tables, game, nodes):
+    """The score (kind, value) that a search of `nodes` nodes gives `game`'s
+    starting position, from the view of the side to move there, and that side."""
+    rules = [f"setoption name {k} value {v}" for k, v in
+             (w.split("=") for w in game["rules"].split())]
+    fen = game["fen"]
+    commands = rules + [f"setoption name TablebasePath value {tables}",
+                        f"position fen {fen}", f"go nodes {nodes}"]
+    with subprocess.Popen([program], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True) as p:
+        # stdin stays open until `bestmove`: at its end the engine stops searching.
+        p.stdin.write("\n".join(commands) + "\n")
+        p.stdin.flush()
+        score = None
+        for line in p.stdout:
+            words = line.split()
+            if words[:1] == ["info"] and "score" in words:
+                i = words.index("score")
+                score = (words[i + 1], int(words[i + 2]))
+            if words[:1] == ["bestmove"]:
+                break
+        p.stdin.write("quit\n")
+        p.stdin.flush()
+    side = "red" if fen.split()[1] == "w" else "blue"
+    return score, side
+
+
 def engine_lines(program, commands):
     """The engine's answer to `commands` (one protocol line each, then quit)."""
     text = "\n".join(commands + ["quit"]) + "\n"
@@ -130,8 +161,13 @@ def main():
         i = argv.index("--tables")
         tables = argv[i + 1]
         del argv[i:i + 2]
+    prove = None
+    if "--prove" in argv:
+        i = argv.index("--prove")
+        prove = int(argv[i + 1])
+        del argv[i:i + 2]
     args = [a for a in argv if a != "--list"]
-    if len(args) != 1 or (program is None) != (tables is None):
+    if len(args) != 1 or (program is None) != (tables is None) or (prove and not program):
         sys.exit(__doc__)
     with open(args[0]) as f:
         lines = f.readlines()
@@ -151,6 +187,25 @@ def main():
         lost, other = openings[mover]
         print(f"{mover}: draws lost in an opening its colour lost with either engine {lost}, "
               f"in another {other}")
+    if prove:
+        proved = defaultdict(int)
+        searched = {}
+        for kind, mover, number, ply in faults:
+            if kind != "draw lost":
+                continue
+            game = games[number]
+            key = (game["fen"], ply["side"])
+            if key not in searched:
+                searched[key] = start_score(program, tables, game, prove)
+            score, side = searched[key]
+            mated = score is not None and score[0] == "mate" and (score[1] < 0) == (side == ply["side"])
+            proved[mover] += mated
+            if "--list" in sys.argv:
+                said = f"{score[0]} {score[1]} for {side}" if score else "no score"
+                print(f"start of game {number} ({game['fen']}), {ply['side']} to hold: {said}")
+        for mover in sorted(openings):
+            print(f"{mover}: draws lost where a {prove}-node search of the starting position "
+                  f"finds the loser's colour mated {proved[mover]}")
     if "--list" in sys.argv:
         for kind, mover, game, ply in faults:
             print(f"{kind}: {mover}, game {game}, ply {ply['ply']}: {ply['fen']} {ply['move']}")
