@@ -156,12 +156,14 @@ search_params! {
     /// The number of drawing moves from which a side's room no longer counts.
     drawing_room_enough = "DRAWING_ROOM_ENOUGH": 4 in 1..=16 step 1;
     /// Under `Repetition=forbid`, the share of the clock a move plans where
-    /// the root is a table draw, percent of the usual: there the history
-    /// can squeeze a defender out of the draw 20 or more plies on, which
-    /// only depth sees, while table wins and losses cost no time at all.
-    /// 300 against 100, both with every 4-piece table, endings45.txt at
-    /// 1+0.01: 759 games +9.2 +- 23.8 Elo, SPRT(0, 10) H1; 600 against
-    /// 300: 208 games -5.0 +- 46.2, H0 (docs/tablebases.md).
+    /// the root is a table draw or one capture from the tables, percent of
+    /// the usual: there the history can squeeze a defender out of a table
+    /// draw 20 or more plies on, which only depth sees, while table wins and
+    /// losses cost no time at all. Both with every 4-piece table,
+    /// endings45.txt at 1+0.01: at table-draw roots 300 against 100, 759
+    /// games +9.2 +- 23.8 Elo, SPRT(0, 10) H1 (600 against 300: 208 games
+    /// -5.0 +- 46.2, H0); then also one capture from the tables, 209 games
+    /// +21.6 +- 45.8, SPRT(0, 10) H1 (docs/tablebases.md).
     table_draw_time_percent = "TABLE_DRAW_TIME_PERCENT": 300 in 50..=800 step 25;
 }
 

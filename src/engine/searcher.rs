@@ -81,7 +81,13 @@ impl Searcher {
         let tt = &*self.tt;
         tt.new_search();
         let side = game.position().side_to_move();
-        let emphasis = time_emphasis(game.rules(), table_draw, &options.params);
+        // A root one capture away from the tables decides which table
+        // position the game enters: under `forbid` one the history squeezes.
+        let entering = tables.is_some_and(|tb| {
+            let largest = tb.max_pieces().min(options.tb_max_pieces);
+            tb::piece_count(game.position()) == largest + 1
+        });
+        let emphasis = time_emphasis(game.rules(), table_draw || entering, &options.params);
         let clock = Clock::new(
             &limits.time,
             side,
@@ -298,11 +304,12 @@ enum TableRoot {
     Unknown,
 }
 
-/// The share of the usual time a move plans, percent: more where the root
-/// is a table draw under `Repetition=forbid` (`TABLE_DRAW_TIME_PERCENT`),
-/// the usual elsewhere.
-fn time_emphasis(rules: &Rules, table_draw: bool, params: &SearchParams) -> u64 {
-    if table_draw && rules.repetition == Repetition::Forbid {
+/// The share of the usual time a move plans, percent: more under
+/// `Repetition=forbid` where the tables' draws are at stake (`at_stake`: the
+/// root is a table draw, or one capture from the tables;
+/// `TABLE_DRAW_TIME_PERCENT`), the usual elsewhere.
+fn time_emphasis(rules: &Rules, at_stake: bool, params: &SearchParams) -> u64 {
+    if at_stake && rules.repetition == Repetition::Forbid {
         params.table_draw_time_percent() as u64
     } else {
         100
@@ -429,7 +436,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_table_draw_under_forbid_plans_more_time() {
+    fn only_table_draws_at_stake_under_forbid_plan_more_time() {
         let params = SearchParams::default();
         let forbid = Rules {
             repetition: Repetition::Forbid,
