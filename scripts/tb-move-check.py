@@ -9,7 +9,7 @@ draws kept, draws lost. A draw lost is a move from a position the tables
 call drawn into one they call won for the opponent.
 
     doushou analyse --game --json --depth 1 --tablebases tb4 games.pgn > marks.jsonl
-    scripts/tb-move-check.py marks.jsonl [--list]
+    scripts/tb-move-check.py marks.jsonl [--list] [--engine PROGRAM --tables DIR [--prove NODES]]
 
 `--list` also prints each draw lost and win thrown away (game, ply, FEN,
 move), so a person can look at it: under `Repetition=forbid` a lost draw
