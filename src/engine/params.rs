@@ -155,15 +155,17 @@ search_params! {
     drawing_room_weight = "DRAWING_ROOM_WEIGHT": 8 in 0..=200 step 4;
     /// The number of drawing moves from which a side's room no longer counts.
     drawing_room_enough = "DRAWING_ROOM_ENOUGH": 4 in 1..=16 step 1;
-    /// Under `Repetition=forbid`, the share of the clock a move plans where
-    /// the root is a table draw or one capture from the tables, percent of
-    /// the usual: there the history can squeeze a defender out of a table
-    /// draw 20 or more plies on, which only depth sees, while table wins and
-    /// losses cost no time at all. Both with every 4-piece table,
-    /// endings45.txt at 1+0.01: at table-draw roots 300 against 100, 759
-    /// games +9.2 +- 23.8 Elo, SPRT(0, 10) H1 (600 against 300: 208 games
-    /// -5.0 +- 46.2, H0); then also one capture from the tables, 209 games
-    /// +21.6 +- 45.8, SPRT(0, 10) H1 (docs/tablebases.md).
+    /// The share of the clock a move plans, percent of the usual, where the
+    /// root is one capture from the tables (the capture chooses the table
+    /// position), and under `Repetition=forbid` where it is a table draw
+    /// (the history can squeeze a defender out of it 20 or more plies on,
+    /// which only depth sees); table wins and losses cost no time at all.
+    /// Both with every 4-piece table, endings45.txt at 1+0.01: at
+    /// table-draw roots 300 against 100, 759 games +9.2 +- 23.8 Elo,
+    /// SPRT(0, 10) H1 (600 against 300: 208 games -5.0 +- 46.2, H0); then
+    /// also one capture from the tables, 209 games +21.6 +- 45.8, H1; the
+    /// same under `Repetition=draw`, 415 games +11.7 +- 29.9, H1
+    /// (docs/tablebases.md).
     table_draw_time_percent = "TABLE_DRAW_TIME_PERCENT": 300 in 50..=800 step 25;
 }
 

@@ -82,12 +82,13 @@ impl Searcher {
         tt.new_search();
         let side = game.position().side_to_move();
         // A root one capture away from the tables decides which table
-        // position the game enters: under `forbid` one the history squeezes.
+        // position the game enters (under `forbid`, maybe one the history
+        // squeezes).
         let entering = tables.is_some_and(|tb| {
             let largest = tb.max_pieces().min(options.tb_max_pieces);
             tb::piece_count(game.position()) == largest + 1
         });
-        let emphasis = time_emphasis(game.rules(), table_draw || entering, &options.params);
+        let emphasis = time_emphasis(game.rules(), table_draw, entering, &options.params);
         let clock = Clock::new(
             &limits.time,
             side,
@@ -304,12 +305,12 @@ enum TableRoot {
     Unknown,
 }
 
-/// The share of the usual time a move plans, percent: more under
-/// `Repetition=forbid` where the tables' draws are at stake (`at_stake`: the
-/// root is a table draw, or one capture from the tables;
-/// `TABLE_DRAW_TIME_PERCENT`), the usual elsewhere.
-fn time_emphasis(rules: &Rules, at_stake: bool, params: &SearchParams) -> u64 {
-    if at_stake && rules.repetition == Repetition::Forbid {
+/// The share of the usual time a move plans, percent: more
+/// (`TABLE_DRAW_TIME_PERCENT`) where the root is one capture from the
+/// tables (`entering`) and, under `Repetition=forbid`, where it is a table
+/// draw the history may squeeze; the usual elsewhere.
+fn time_emphasis(rules: &Rules, table_draw: bool, entering: bool, params: &SearchParams) -> u64 {
+    if entering || (table_draw && rules.repetition == Repetition::Forbid) {
         params.table_draw_time_percent() as u64
     } else {
         100
@@ -436,22 +437,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_table_draws_at_stake_under_forbid_plan_more_time() {
+    fn more_time_one_capture_from_the_tables_and_at_a_table_draw_under_forbid() {
         let params = SearchParams::default();
-        let forbid = Rules {
-            repetition: Repetition::Forbid,
+        let under = |repetition| Rules {
+            repetition,
             ..Rules::default()
         };
         let more = params.table_draw_time_percent() as u64;
         assert!(more > 100);
-        assert_eq!(time_emphasis(&forbid, true, &params), more);
-        assert_eq!(time_emphasis(&forbid, false, &params), 100);
-        for repetition in [Repetition::Draw, Repetition::None] {
-            let rules = Rules {
-                repetition,
-                ..Rules::default()
-            };
-            assert_eq!(time_emphasis(&rules, true, &params), 100);
+        let forbid = under(Repetition::Forbid);
+        assert_eq!(time_emphasis(&forbid, true, false, &params), more);
+        assert_eq!(time_emphasis(&forbid, false, true, &params), more);
+        assert_eq!(time_emphasis(&forbid, false, false, &params), 100);
+        for rules in [under(Repetition::Draw), under(Repetition::None)] {
+            // A table draw there is a draw: nothing to squeeze.
+            assert_eq!(time_emphasis(&rules, true, false, &params), 100);
+            assert_eq!(time_emphasis(&rules, false, true, &params), more);
         }
     }
 }
