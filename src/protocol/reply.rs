@@ -128,6 +128,15 @@ pub struct InfoLine {
     pub string: Option<String>,
 }
 
+impl Reply {
+    /// Whether `line` is a `bestmove` line, readable or not (its first word,
+    /// as [`Reply::from_str`] reads it): the answer a search is waited for
+    /// with, so one that does not parse is an unreadable move, not noise.
+    pub fn is_bestmove_line(line: &str) -> bool {
+        line.split_whitespace().next() == Some("bestmove")
+    }
+}
+
 impl FromStr for Reply {
     type Err = ParseError;
 

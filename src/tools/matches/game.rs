@@ -455,7 +455,7 @@ fn run_game(
                 Ok(line) => match line.text.parse::<Reply>() {
                     Ok(Reply::BestMove { best, .. }) => break (best, line.at),
                     Ok(Reply::Info(info)) => reported_ms = info.time.or(reported_ms),
-                    Err(e) if line.text.split_whitespace().next() == Some("bestmove") => {
+                    Err(e) if Reply::is_bestmove_line(&line.text) => {
                         return Termination::IllegalMove {
                             side,
                             detail: format!("unreadable answer '{}': {e}", shorten(&line.text)),

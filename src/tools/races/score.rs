@@ -248,7 +248,7 @@ fn ask_program(
                     Ok(Reply::BestMove { best, .. }) => break best,
                     // Said at once, as the match runner does: waiting on
                     // would only end at the timeout.
-                    Err(e) if line.text.split_whitespace().next() == Some("bestmove") => {
+                    Err(e) if Reply::is_bestmove_line(&line.text) => {
                         return Err(ProgramError::Unreadable {
                             name: spec.name.clone(),
                             entry: i + 1,
