@@ -96,11 +96,16 @@ def lost_by_either_engine(games, game, colour):
     return players == engines and all(result_for(g, colour) == 0 for g in same)
 
 
+def rule_commands(game):
+    """The `setoption` lines of `game`'s rules."""
+    return [f"setoption name {k} value {v}" for k, v in
+            (w.split("=") for w in game["rules"].split())]
+
+
 def start_score(program, tables, game, nodes):
     """The score (kind, value) that a search of `nodes` nodes gives `game`'s
     starting position, from the view of the side to move there, and that side."""
-    rules = [f"setoption name {k} value {v}" for k, v in
-             (w.split("=") for w in game["rules"].split())]
+    rules = rule_commands(game)
     fen = game["fen"]
     commands = rules + [f"setoption name TablebasePath value {tables}",
                         f"position fen {fen}", f"go nodes {nodes}"]
@@ -136,8 +141,7 @@ def had_drawing_move(program, tables, game, index):
     the opponent; answers (kept, legal) where kept lists those moves."""
     start = f"position fen {game['fen']}"
     played = [m["move"] for m in game["moves"][:index]]
-    rules = [f"setoption name {k} value {v}" for k, v in
-             (w.split("=") for w in game["rules"].split())]
+    rules = rule_commands(game)
     head = rules + [start + (" moves " + " ".join(played) if played else "")]
     legal = next(l.split()[1:] for l in engine_lines(program, head + ["moves"]) if l.startswith("moves"))
     fens = []
