@@ -12,7 +12,8 @@ call drawn into one they call won for the opponent.
     scripts/tb-move-check.py marks.jsonl [--list] [--engine PROGRAM --tables DIR [--prove NODES]]
 
 `--list` also prints each draw lost and win thrown away (game, ply, FEN,
-move), so a person can look at it: under `Repetition=forbid` a lost draw
+move; for a draw lost, its opening and how its colour fared there), so a
+person can look at it: under `Repetition=forbid` a lost draw
 may have been forced by the game's history, which the tables do not see.
 `--engine PROGRAM --tables DIR` tells the two apart: for each draw lost it
 replays the game to that move, asks the engine for the legal moves there
@@ -211,8 +212,14 @@ def main():
             print(f"{mover}: draws lost where a {prove}-node search of the starting position "
                   f"finds the loser's colour mated {proved[mover]}")
     if "--list" in sys.argv:
-        for kind, mover, game, ply in faults:
-            print(f"{kind}: {mover}, game {game}, ply {ply['ply']}: {ply['fen']} {ply['move']}")
+        for kind, mover, number, ply in faults:
+            where = ""
+            if kind == "draw lost":
+                lost = lost_by_either_engine(games, games[number], ply["side"])
+                where = (f" (from {games[number]['fen']}, which {ply['side']} "
+                         f"{'lost with either engine' if lost else 'held in another game'})")
+            print(f"{kind}: {mover}, game {number}, ply {ply['ply']}: {ply['fen']} {ply['move']}"
+                  + where)
     if program:
         forced = defaultdict(int)
         mistakes = defaultdict(int)
