@@ -623,7 +623,10 @@ fn a_game_is_reviewed_and_analysed() {
         (state()["ply"] == 2).then_some(())
     });
 
-    // 13: a mate line shows the mate to its end (the den entry).
+    // 13: a mate line shows the mate to its end (the den entry). The first
+    // iteration's line (depth 1) already scores the mate but stops at its
+    // horizon, after Red's first move: the line to wait for is the one
+    // whose moves reach Blue's reply.
     post(
         "position",
         serde_json::json!({"fen": "l6/7/3L3/7/7/7/7/7/6r w 0 1"}),
@@ -633,7 +636,8 @@ fn a_game_is_reviewed_and_analysed() {
     let line = wait_for("the mate line", ENGINE_WAIT, || {
         let s = state();
         let l = s["analysis"]["lines"][0].clone();
-        (l["score"]["mate"] == 2).then_some(l)
+        let moves = l["pv"].as_array().map_or(0, Vec::len);
+        (l["score"]["mate"] == 2 && moves >= 2).then_some(l)
     });
     assert_eq!(state()["analysis"]["engine"], "b");
     let pv: Vec<String> = serde_json::from_value(line["pv"].clone()).unwrap();
