@@ -183,11 +183,13 @@ def main():
     for mover in sorted(counts):
         print(f"| {mover} | " + " | ".join(str(counts[mover][c]) for c in columns) + " |")
     games = {g["game"]: g for g in map(json.loads, lines) if "moves" in g}
+    # Per draw lost (its index in `faults`): whether its opening was lost
+    # by its colour with either engine.
+    either = {i: lost_by_either_engine(games, games[number], ply["side"])
+              for i, (kind, mover, number, ply) in enumerate(faults) if kind == "draw lost"}
     openings = defaultdict(lambda: [0, 0])
-    for kind, mover, number, ply in faults:
-        if kind == "draw lost":
-            lost = lost_by_either_engine(games, games[number], ply["side"])
-            openings[mover][0 if lost else 1] += 1
+    for i, lost in either.items():
+        openings[faults[i][1]][0 if lost else 1] += 1
     for mover in sorted(openings):
         lost, other = openings[mover]
         print(f"{mover}: draws lost in an opening its colour lost with either engine {lost}, "
@@ -212,12 +214,11 @@ def main():
             print(f"{mover}: draws lost where a {prove}-node search of the starting position "
                   f"finds the loser's colour mated {proved[mover]}")
     if "--list" in sys.argv:
-        for kind, mover, number, ply in faults:
+        for i, (kind, mover, number, ply) in enumerate(faults):
             where = ""
-            if kind == "draw lost":
-                lost = lost_by_either_engine(games, games[number], ply["side"])
+            if i in either:
                 where = (f" (from {games[number]['fen']}, which {ply['side']} "
-                         f"{'lost with either engine' if lost else 'held in another game'})")
+                         f"{'lost with either engine' if either[i] else 'held in another game'})")
             print(f"{kind}: {mover}, game {number}, ply {ply['ply']}: {ply['fen']} {ply['move']}"
                   + where)
     if program:
