@@ -102,7 +102,8 @@ fn main() {
                             say(&mut out, "Lorem ipsum dolor sit amet");
                             let _ = out.write_all(b"\xff\xfe\x00 binary\n");
                             say(&mut out, "info depth banana");
-                            say(&mut out, "bestmove ??? !!!");
+                            // Indented: a reader must know it by its first word.
+                            say(&mut out, "  bestmove ??? !!!");
                             continue;
                         }
                         _ => {}

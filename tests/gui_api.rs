@@ -42,7 +42,6 @@ fn bad_requests_get_a_4xx_with_a_json_error() {
     let server = GuiServer::start(&[]);
     let id = server.new_game();
     let game = |action: &str| format!("/api/game/{id}/{action}");
-
     refuses(
         &server,
         &id,
@@ -178,25 +177,44 @@ fn bad_requests_get_a_4xx_with_a_json_error() {
     assert_eq!(status, 200);
 }
 
-#[test]
-fn an_engine_that_crashes_is_reported_and_the_server_goes_on() {
-    let fake = format!("fake={} crash", fake_engine());
+/// A game against the fake engine in `mode` after White's first move: the
+/// server, the game and the error its state shows once the engine failed,
+/// its turn over and the move kept.
+fn an_engine_fails_after_a_move(mode: &str) -> (GuiServer, String, String) {
+    let fake = format!("fake={} {mode}", fake_engine());
     let server = GuiServer::start(&["--engine", &fake]);
     let id = server.new_game();
     let (status, state) = server.post(&format!("/api/game/{id}/move"), &json!({"move": "g3g4"}));
     assert_eq!(status, 200, "{state}");
     assert_eq!(state["thinking"]["engine"], "fake");
-    let error = wait_for("the crash on the state", ENGINE_WAIT, || {
+    let error = wait_for("the engine's failure on the state", ENGINE_WAIT, || {
         let state = server.get(&format!("/api/game/{id}"));
         state["error"].as_str().map(str::to_string)
     });
+    let state = server.get(&format!("/api/game/{id}"));
+    assert_eq!(state["thinking"], Value::Null);
+    assert_eq!(state["moves"], json!(["g3g4"]));
+    (server, id, error)
+}
+
+/// A `bestmove` line that does not read (indented, as `garbage` says it)
+/// ends the engine's turn with an error naming it, not a wait for a move.
+#[test]
+fn an_engine_that_answers_an_unreadable_move_is_reported() {
+    let (_server, _id, error) = an_engine_fails_after_a_move("garbage");
+    assert!(
+        error.contains("fake") && error.contains("unreadable move"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_engine_that_crashes_is_reported_and_the_server_goes_on() {
+    let (server, id, error) = an_engine_fails_after_a_move("crash");
     assert!(
         error.contains("fake") && error.contains("exited"),
         "{error}"
     );
-    let state = server.get(&format!("/api/game/{id}"));
-    assert_eq!(state["thinking"], Value::Null);
-    assert_eq!(state["moves"], json!(["g3g4"]));
 
     // The server goes on: pages, new games and moves still work.
     let (status, _) = server.request("GET", "/", None, None);

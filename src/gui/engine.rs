@@ -324,7 +324,7 @@ impl EngineThread {
                 (self.sink)(EngineEvent::BestMove(generation, best));
             }
             Ok(_) => {}
-            Err(e) if text.starts_with("bestmove") => {
+            Err(e) if Reply::is_bestmove_line(text) => {
                 self.searching = None;
                 (self.sink)(EngineEvent::Failed(EngineFailure::UnreadableMove {
                     name: self.spec.name.clone(),
