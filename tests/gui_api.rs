@@ -42,6 +42,13 @@ fn bad_requests_get_a_4xx_with_a_json_error() {
     let server = GuiServer::start(&[]);
     let id = server.new_game();
     let game = |action: &str| format!("/api/game/{id}/{action}");
+    // The engine's weakest rating is its level 0's.
+    let (elo_min, elo_max) = (
+        doushou::engine::skill::ELO_MIN,
+        doushou::engine::skill::ELO_MAX,
+    );
+    let elo_refused = format!("UCI_Elo {}: expected {elo_min} to {elo_max}", elo_min - 1);
+
     refuses(
         &server,
         &id,
@@ -102,6 +109,12 @@ fn bad_requests_get_a_4xx_with_a_json_error() {
                 json!({"levels": {"blue": {"skill": 21}}}),
                 422,
                 "Skill Level 21",
+            ),
+            (
+                "options",
+                json!({"levels": {"blue": {"elo": elo_min - 1}}}),
+                422,
+                &elo_refused,
             ),
             (
                 "options",

@@ -4,7 +4,7 @@
 use super::clock::ClockError;
 use super::game::review_job::MAX_DEPTH as MAX_REVIEW_DEPTH;
 use super::http::ReadError;
-use crate::engine::option;
+use crate::engine::{option, skill};
 use crate::rules::{FenError, GameError, MoveError, Side};
 use crate::tools::pgn::read::InputError;
 use crate::util::options::OptionError;
@@ -59,10 +59,10 @@ pub enum ApiError {
     #[error("a level is a skill or an Elo, not both")]
     SkillAndElo,
     /// A skill level out of range.
-    #[error("{name} {0}: expected 0 to 20", name = option::SKILL_LEVEL)]
+    #[error("{name} {0}: expected 0 to {max}", name = option::SKILL_LEVEL, max = skill::FULL_STRENGTH)]
     Skill(u32),
     /// An Elo out of range.
-    #[error("{name} {0}: expected 500 to 3000", name = option::ELO)]
+    #[error("{name} {0}: expected {min} to {max}", name = option::ELO, min = skill::ELO_MIN, max = skill::ELO_MAX)]
     Elo(u32),
     /// Analysis asked of a person.
     #[error("a person cannot analyse here")]

@@ -3,8 +3,8 @@
 //! restarted), and what they answer turned into the page's lines.
 use super::{DEFAULT_MOVETIME, GuiGame, Inner, Player, Role, lock, sse};
 use crate::client::{EngineLimits, position_command};
-use crate::engine::option;
 use crate::engine::score::{Score, ScoreBound};
+use crate::engine::{option, skill};
 use crate::gui::api::{AnalysisLine, AnalysisView, Level, ScoreView, State, Thinking};
 use crate::gui::engine::{EngineEvent, EngineHandle, Request};
 use crate::gui::error::ApiError;
@@ -17,9 +17,12 @@ use std::time::Duration;
 pub(super) const HANG_GRACE: Duration = Duration::from_secs(10);
 pub(super) const HANG_UNTIMED: Duration = Duration::from_secs(120);
 
-/// The levels accepted: `Skill Level` and `UCI_Elo`.
-pub(super) const SKILL_RANGE: std::ops::RangeInclusive<u32> = 0..=20;
-pub(super) const ELO_RANGE: std::ops::RangeInclusive<u32> = 500..=3000;
+/// The levels accepted: `Skill Level` and `UCI_Elo`, as the engine takes
+/// them (an Elo outside its table would be refused, and the engine would
+/// play at full strength).
+pub(super) const SKILL_RANGE: std::ops::RangeInclusive<u32> = 0..=skill::FULL_STRENGTH as u32;
+pub(super) const ELO_RANGE: std::ops::RangeInclusive<u32> =
+    skill::ELO_MIN as u32..=skill::ELO_MAX as u32;
 
 /// The protocol's `Name=Value` settings of every rule switch (the preset is
 /// implied by the switches, so it is not sent).
