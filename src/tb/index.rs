@@ -331,11 +331,19 @@ impl Indexer {
         Some(side)
     }
 
-    /// The squares of this material's pieces in `pos`, index order.
+    /// The squares of this material's pieces in `pos`, index order; with
+    /// `turned`, in `pos.mirrored()` (colours swapped, board turned half a
+    /// turn), read from `pos` itself: building the turned position costs a
+    /// walk over every square, and a search probes it at every node.
     #[inline]
-    pub fn squares_of(&self, pos: &Position, out: &mut [u8]) -> Option<()> {
+    pub fn squares_of(&self, pos: &Position, turned: bool, out: &mut [u8]) -> Option<()> {
         for (o, &p) in out.iter_mut().zip(&self.pieces) {
-            *o = pos.square_of(p)?.index() as u8;
+            *o = if turned {
+                let piece = Piece::new(p.side.opponent(), p.animal);
+                pos.square_of(piece)?.rotated().index() as u8
+            } else {
+                pos.square_of(p)?.index() as u8
+            };
         }
         Some(())
     }
@@ -392,7 +400,9 @@ mod tests {
                 positions += 1;
                 assert_eq!(ix.index(&sq, side), Some(i));
                 let pos = ix.position(&sq, side);
-                ix.squares_of(&pos, &mut back).unwrap();
+                ix.squares_of(&pos, false, &mut back).unwrap();
+                assert_eq!(back, sq);
+                ix.squares_of(&pos.mirrored(), true, &mut back).unwrap();
                 assert_eq!(back, sq);
             }
         }

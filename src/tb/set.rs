@@ -272,15 +272,11 @@ impl TableSet {
             return None;
         }
         let table = &self.tables[slot as usize - 1];
-        let turned;
-        let (pos, side) = if material.is_canonical() {
-            (pos, us)
-        } else {
-            turned = pos.mirrored();
-            (&turned, us.opponent())
-        };
+        // A material stored with its colours swapped is read turned.
+        let turned = !material.is_canonical();
+        let side = if turned { us.opponent() } else { us };
         let mut sq = [0u8; 16];
-        table.indexer.squares_of(pos, &mut sq)?;
+        table.indexer.squares_of(pos, turned, &mut sq)?;
         let n = table.indexer.pieces().len();
         let i = table.indexer.index(&sq[..n], side)?;
         Verdict::from_byte(table.entries.get(i)?)
