@@ -154,9 +154,45 @@ struct HistoryEntry {
     occurrences: u16,
     /// Index of the first position since the last capture: older ones cannot recur.
     window_start: usize,
-    /// Index of the latest position (up to this one) that had occurred twice or
-    /// more, if any: no move can repeat a third time unless one is in the window.
-    last_repeated: Option<usize>,
+    /// For each parity of index (so, of side to move), the index of the
+    /// latest position up to this one that had occurred twice or more, if
+    /// any: no move can repeat a third time unless one is in the window.
+    last_repeated: [Option<usize>; 2],
+}
+
+/// Positions that occurred twice which [`Game::forbidden`] gathers; more,
+/// and it scans the window for each move.
+const FORBIDDEN_KEYS: usize = 32;
+
+/// The moves `Repetition=forbid` takes away in one position of a game
+/// ([`Game::forbidden`]).
+pub struct Forbidden<'a> {
+    game: &'a Game,
+    /// The keys of the positions that occurred twice, opponent to move.
+    keys: [u64; FORBIDDEN_KEYS],
+    /// How many `keys` hold; `usize::MAX` when there were more.
+    len: usize,
+}
+
+impl Forbidden<'_> {
+    /// Whether no move is forbidden here.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `m` (a move of the position) is forbidden: it would make a
+    /// position occur for the third time.
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        if self.len == usize::MAX {
+            return self.game.position_twice_after(m);
+        }
+        let position = &self.game.position;
+        self.len != 0
+            && !position.is_capture(m)
+            && self.keys[..self.len].contains(&position.key_after(m))
+    }
 }
 
 /// A game in progress: rules, position and history, with make and unmake.
@@ -178,7 +214,7 @@ impl Game {
             key: position.key(),
             occurrences: 1,
             window_start: 0,
-            last_repeated: None,
+            last_repeated: [None; 2],
         });
         Game {
             rules,
@@ -249,36 +285,75 @@ impl Game {
     }
 
     /// Whether playing `m` here would make a position occur for the third time,
-    /// which `Repetition=forbid` makes illegal.
+    /// which `Repetition=forbid` makes illegal. To ask it of many moves, take
+    /// [`Game::forbidden`] once.
     #[inline]
     pub fn would_repeat_third(&self, m: Move) -> bool {
-        if self.rules.repetition != Repetition::Forbid || self.position.is_capture(m) {
+        self.repetition_may_forbid() && self.position_twice_after(m)
+    }
+
+    /// Whether the position after `m` (no capture) has occurred twice since
+    /// the last capture: a scan of the window.
+    fn position_twice_after(&self, m: Move) -> bool {
+        if self.position.is_capture(m) {
             return false;
-        }
-        let cur = self.current();
-        match cur.last_repeated {
-            Some(i) if i >= cur.window_start => {}
-            _ => return false,
         }
         let key = self.position.key_after(m);
         // Positions with the other side to move sit an odd number of plies back.
+        self.window_with_opponent_to_move()
+            .find(|r| r.key == key)
+            .is_some_and(|r| r.occurrences >= 2)
+    }
+
+    /// The window's positions with the opponent to move, the latest first.
+    fn window_with_opponent_to_move(&self) -> impl Iterator<Item = &HistoryEntry> {
         let n = self.history.len() - 1;
-        let mut j = n as isize - 1;
-        while j >= cur.window_start as isize {
-            let r = &self.history[j as usize];
-            if r.key == key {
-                return r.occurrences >= 2;
-            }
-            j -= 2;
+        let start = self.current().window_start;
+        let newest = n.checked_sub(1).filter(|&j| j >= start);
+        newest
+            .into_iter()
+            .flat_map(move |j| (start..=j).rev().step_by(2))
+            .map(|j| &self.history[j])
+    }
+
+    /// The moves repetition forbids here, to be asked of many moves: the
+    /// positions that occurred twice are gathered once, so a move costs a
+    /// key and a few comparisons, not a scan of the window.
+    pub fn forbidden(&self) -> Forbidden<'_> {
+        let mut forbidden = Forbidden {
+            game: self,
+            keys: [0; FORBIDDEN_KEYS],
+            len: 0,
+        };
+        if self.rules.repetition != Repetition::Forbid {
+            return forbidden;
         }
-        false
+        // The positions that occurred twice with the opponent to move (an
+        // odd number of plies back), followed back through the window: each
+        // record knows the latest such position of each parity up to it.
+        let n = self.history.len() - 1;
+        let start = self.current().window_start;
+        let mut next = self.current().last_repeated[(n + 1) % 2];
+        while let Some(k) = next.filter(|&k| k >= start) {
+            if forbidden.len == FORBIDDEN_KEYS {
+                forbidden.len = usize::MAX;
+                break;
+            }
+            forbidden.keys[forbidden.len] = self.history[k].key;
+            forbidden.len += 1;
+            next = k
+                .checked_sub(1)
+                .and_then(|j| self.history[j].last_repeated[k % 2]);
+        }
+        forbidden
     }
 
     /// Every legal move: the position's moves less those forbidden by repetition.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = self.position.generate(&self.rules);
-        if self.repetition_may_forbid() {
-            list.retain(|m| !self.would_repeat_third(m));
+        let forbidden = self.forbidden();
+        if !forbidden.is_empty() {
+            list.retain(|m| !forbidden.contains(m));
         }
         list
     }
@@ -287,8 +362,10 @@ impl Game {
     /// repetition cannot forbid one.
     #[inline]
     pub fn has_legal_move(&self) -> bool {
-        if self.repetition_may_forbid() {
-            !self.legal_moves().is_empty()
+        let forbidden = self.forbidden();
+        if !forbidden.is_empty() {
+            let moves = self.position.generate(&self.rules);
+            moves.iter().any(|&m| !forbidden.contains(m))
         } else {
             self.position.has_move(&self.rules)
         }
@@ -310,7 +387,10 @@ impl Game {
     pub fn repetition_may_forbid(&self) -> bool {
         let cur = self.current();
         self.rules.repetition == Repetition::Forbid
-            && matches!(cur.last_repeated, Some(i) if i >= cur.window_start)
+            && cur
+                .last_repeated
+                .iter()
+                .any(|&last| last.is_some_and(|i| i >= cur.window_start))
     }
 
     /// Whether `m` is legal here.
@@ -341,15 +421,15 @@ impl Game {
             }
             j -= 2;
         }
+        let mut last_repeated = prev.last_repeated;
+        if occurrences >= 2 {
+            last_repeated[n % 2] = Some(n);
+        }
         self.history.push(HistoryEntry {
             key,
             occurrences,
             window_start,
-            last_repeated: if occurrences >= 2 {
-                Some(n)
-            } else {
-                prev.last_repeated
-            },
+            last_repeated,
         });
     }
 
@@ -476,6 +556,68 @@ mod tests {
         assert_eq!(
             cause,
             Some(&MoveError::Malformed(MoveParseError("zz".into())))
+        );
+    }
+
+    /// The gathered positions answer as the scan of the window does, in
+    /// random shuffles where many positions occur twice (more than
+    /// `FORBIDDEN_KEYS`), across passes, and only under `forbid`.
+    #[test]
+    fn forbidden_moves_agree_with_a_scan_of_the_window() {
+        let mut rng = crate::util::rng::SplitMix64::new(29);
+        let mut overflowed = false;
+        let mut forbade = 0;
+        for repetition in [Repetition::Forbid, Repetition::Draw] {
+            let rules = Rules {
+                repetition,
+                ..Rules::default()
+            };
+            // Three pieces far apart: shuffles repeat positions often.
+            let start: Position = "l6/7/7/7/7/7/7/7/5TE w 0 1".parse().unwrap();
+            let mut game = Game::new(rules, start);
+            for step in 0..600 {
+                let forbidden = game.forbidden();
+                overflowed |= forbidden.len == usize::MAX;
+                let moves = game.position().generate(&rules);
+                for &m in moves.iter() {
+                    let scanned = repetition == Repetition::Forbid
+                        && game.repetition_may_forbid()
+                        && game.position_twice_after(m);
+                    assert_eq!(forbidden.contains(m), scanned, "{m} at step {step}");
+                    assert_eq!(game.would_repeat_third(m), scanned);
+                    forbade += scanned as usize;
+                }
+                let legal = game.legal_moves();
+                assert_eq!(game.has_legal_move(), !legal.is_empty());
+                let quiet: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| !game.position().is_capture(m))
+                    .collect();
+                // Mostly back to a position seen before, to pile repetitions up.
+                let seen: Vec<Move> = quiet
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let key = game.position().key_after(m);
+                        game.history.iter().any(|r| r.key == key)
+                    })
+                    .collect();
+                let pool = if !seen.is_empty() && rng.below(10) < 8 {
+                    &seen
+                } else {
+                    &quiet
+                };
+                if pool.is_empty() || step % 250 == 249 {
+                    game.make_null();
+                } else {
+                    game.make(pool[rng.below(pool.len())]);
+                }
+            }
+        }
+        assert!(
+            overflowed && forbade >= 20,
+            "{forbade} forbidden, overflowed {overflowed}"
         );
     }
 }

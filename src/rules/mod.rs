@@ -13,7 +13,7 @@ pub use board::{
     ALL_SQUARES, ALL_TRAPS, Animal, Bitboard, DEN, FILES, JUMPS, Jump, NEIGHBOURS, PIECES, Piece,
     RANKS, SQUARES, Side, Square, SquareParseError, TRAPS, WATER, squares,
 };
-pub use game::{DrawReason, Game, GameError, Illegal, MoveError, Outcome, WinReason};
+pub use game::{DrawReason, Forbidden, Game, GameError, Illegal, MoveError, Outcome, WinReason};
 pub use movement::{jump_targets, standable, step_targets};
 pub use perft::{PerftReport, perft_divide, perft_divide_until, perft_until};
 pub use position::{FenError, MAX_MOVES, Move, MoveList, MoveParseError, Position, START_FEN};
