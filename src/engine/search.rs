@@ -20,6 +20,7 @@ use crate::rules::{
 };
 use std::sync::atomic::Ordering;
 
+mod room;
 mod root;
 mod shared;
 use shared::{BREADCRUMB_PLIES, Breadcrumbs};
@@ -79,6 +80,8 @@ pub struct Worker<'a> {
     bounds: Bounds,
     /// The net's hidden values along the current line, when the net evaluates.
     accumulators: Option<AccumulatorStack<'a>>,
+    /// Each side's room to keep a table draw, by position.
+    rooms: room::RoomCache,
 }
 
 impl<'a> Worker<'a> {
@@ -123,6 +126,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             clock,
             bounds,
+            rooms: room::RoomCache::new(),
         }
     }
 
@@ -278,7 +282,7 @@ impl<'a> Worker<'a> {
     /// in what the no-capture limit leaves, a draw the history cannot take
     /// away before the horizon (`depth` plies on).
     #[inline]
-    fn table_score(&self, ply: usize, depth: i32) -> Option<i32> {
+    fn table_score(&mut self, ply: usize, depth: i32) -> Option<i32> {
         let tb = self.shared.tb?;
         let pos = self.game.position();
         if crate::tb::piece_count(pos) > self.shared.tb_max_pieces {
@@ -286,8 +290,12 @@ impl<'a> Worker<'a> {
         }
         let score = match tb.probe(pos)? {
             crate::tb::Verdict::Draw if self.history_may_lose_draw(depth) => return None,
-            crate::tb::Verdict::Draw => self.draw_score() + self.drawing_room(tb, pos)?,
-            v => table_score(v, ply, crate::tb::plies_before_limit(&self.rules, pos))?,
+            crate::tb::Verdict::Draw => self.draw_score() + self.drawing_room(tb)?,
+            v => table_score(
+                v,
+                ply,
+                crate::tb::plies_before_limit(&self.rules, self.game.position()),
+            )?,
         };
         self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
         Some(score)
@@ -316,31 +324,23 @@ impl<'a> Worker<'a> {
     /// room points at them from further away. The weight fades to nothing
     /// at the no-capture limit, which ends the squeeze. `None` when no legal
     /// move keeps the draw: the position must be searched, not trusted.
-    fn drawing_room(&self, tb: &crate::tb::TableSet, pos: &Position) -> Option<i32> {
+    fn drawing_room(&mut self, tb: &crate::tb::TableSet) -> Option<i32> {
         let params = self.shared.params;
         if self.rules.repetition != Repetition::Forbid || params.drawing_room_weight() == 0 {
             return Some(0);
         }
-        // The moves of `from` that `allowed` lets by and after which the
-        // tables do not call the position won for the opponent.
-        let room = |from: &Position, allowed: &dyn Fn(Move) -> bool| {
-            let keeps = |m: Move| {
-                let mut child = *from;
-                child.make(m);
-                !matches!(tb.probe(&child), Some(crate::tb::Verdict::Win(_)))
-            };
-            let moves = from.generate(&self.rules);
-            moves.iter().filter(|&&m| allowed(m) && keeps(m)).count() as i32
+        let pos = self.game.position();
+        let (free, theirs) = self.rooms.rooms(tb, &self.rules, pos);
+        // The history takes moves away: that room is this game's alone.
+        let forbidden = self.game.forbidden();
+        let ours = if forbidden.is_empty() {
+            free
+        } else {
+            room::room(tb, &self.rules, pos, |m| !forbidden.contains(m))
         };
-        // The history is asked first: it is cheaper than a probe.
-        let ours = room(pos, &|m| !self.game.would_repeat_third(m));
         if ours == 0 {
             return None;
         }
-        // The opponent's room as if it were to move; its history aside.
-        let mut passed = *pos;
-        passed.make_null();
-        let theirs = room(&passed, &|_| true);
         let squeeze =
             |room: i32| params.drawing_room_weight() * (params.drawing_room_enough() - room).max(0);
         let score = squeeze(theirs) - squeeze(ours);
