@@ -10,9 +10,10 @@ use doushou::engine::score::Score;
 use doushou::engine::search::{Listener, SearchInfo, Silent};
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{
-    Animal, DEN, Game, Move, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER,
+    Animal, DEN, Game, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER,
 };
 use doushou::tb::{self, Material, TableSet, Verdict};
+use doushou::util::rng::SplitMix64;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -529,6 +530,32 @@ fn the_binary_generates_resumes_and_probes() {
     );
     assert_eq!(code, 1);
     assert!(err.contains("other rules"), "{err}");
+    // With the history: the lion's shuffle near the no-capture limit is
+    // held (e2f2 would lose it), the dog wins after e2e1, a won position
+    // stays a table win, and a bad move is an error line.
+    let shuffle = "7/7/7/7/7/7/4d2/5L1/7 w 80 1 moves f2e2 e3f3 e2d2 f3e3 d2e2 e3f3";
+    let input = [
+        shuffle.to_string(),
+        format!("{shuffle} e2e1"),
+        "t6/3L3/7/7/7/7/7/7/7 w".to_string(),
+        format!("{shuffle} e2e9"),
+    ]
+    .join("\n");
+    let (code, out, _) = tb(&["probe", "--path", d, "--history", "100000", "-"], &input);
+    assert_eq!(code, 1, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with("draw history held ("), "{out}");
+    assert!(lines[1].starts_with("draw history won ("), "{out}");
+    assert!(
+        lines[1]
+            .split("winning: ")
+            .nth(1)
+            .is_some_and(|m| !m.is_empty()),
+        "{out}"
+    );
+    assert_eq!(lines[2], "win 1");
+    assert!(lines[3].starts_with("error: move 7"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -660,7 +687,10 @@ fn table_verdicts(fen: &str, moves: &[&str]) -> Vec<(String, Verdict)> {
 // e2-d2-e2 and the dog f3-e3-f3, so this position stands here a second
 // time. The tables call all four lion moves drawn,
 // but after e2e1, e2d2 or e2f2 the history leaves the lion no fresh move
-// that keeps the dog out: only e2e3 holds (self-play games lost such draws).
+// that keeps the dog out: only e2e3 holds as far as a depth-10 search sees
+// (self-play games lost such draws). In the end, with the whole no-capture
+// limit ahead, the dog squeezes the lion out whatever it does: the proof
+// under the history (src/tb/history/tests.rs) finds it lost.
 const SHUFFLED_FEN: &str = "7/7/7/7/7/7/4d2/5L1/7 w 0 1";
 const SHUFFLED: [&str; 6] = ["f2e2", "e3f3", "e2d2", "f3e3", "d2e2", "e3f3"];
 
@@ -703,47 +733,91 @@ fn under_forbid_a_table_draw_the_history_has_lost_is_reported_lost() {
     );
     let (_, score) = search_with_tables(fen, &moves, 12);
     assert!(matches!(score, Score::Mate(n) if n < 0), "{score}");
+    // The proof under the history agrees: lost whatever the move.
+    let (_, set) = tables();
+    let game = Game::from_fen_and_moves(Rules::JUNGLE, fen, &moves).unwrap();
+    let budget = tb::ProofBudget {
+        nodes: 100_000,
+        stop: &|| false,
+    };
+    let (verdict, _) = tb::under_history(set, &game, &budget, &mut tb::ProofMemory::new());
+    assert_eq!(verdict, tb::HistoryVerdict::Lost);
 }
 
 #[test]
-fn under_forbid_the_engine_keeps_room_to_hold_a_table_draw() {
+fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played() {
     // Two positions of bench-positions/tb-draws-lost.txt with four pieces
     // (elephant and rat against elephant and wolf), where the engine lost a
-    // table draw to the game's history: every move the tables allow here
-    // is drawn, but after the game's move a deep search sees the defender
-    // squeezed out of its drawing moves. Scoring table draws by the room
-    // each side keeps finds a move that holds at the node count of a fast
-    // game's move.
+    // table draw to the game's history. The proof under the history finds
+    // them lost whatever Blue plays (the suite's "holds" only held as far
+    // as a search saw), and the game's opening won for Red from the start.
     let suite = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("bench-positions")
         .join("tb-draws-lost.txt");
     let entries = doushou::tools::races::read_suite_file(&suite).unwrap();
-    let dir = temp_dir("room");
+    let dir = temp_dir("squeeze");
+    let budget = tb::ProofBudget {
+        nodes: 1_000_000,
+        stop: &|| false,
+    };
     for entry in [&entries[0], &entries[3]] {
         let spec = &entry.position;
         let game = Game::from_fen_and_moves(entry.rules, &spec.fen, &spec.moves).unwrap();
         let material = Material::of(game.position());
         assert_eq!(material.pieces().len(), 4, "{}", spec.fen);
         let set = tb::generate(&dir, entry.rules, &[material.canonical()], |_| {}).unwrap();
-        let verdicts = set.rank_moves(game.position()).unwrap();
-        let drawn = |m: Move| verdicts.contains(&(m, Verdict::Draw));
-        assert!(drawn(entry.mistake) && entry.holds.iter().all(|&m| drawn(m)));
-        let mut engine = Engine::new();
-        engine
-            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
-            .unwrap();
-        engine.set_position(&spec.fen, &spec.moves).unwrap();
-        let limits = GoLimits {
-            nodes: Some(60_000),
-            ..GoLimits::default()
-        };
-        let best = engine.search(&limits, &Silent).unwrap().best_move;
-        let holds: Vec<String> = entry.holds.iter().map(Move::to_string).collect();
-        assert!(
-            entry.holds.contains(&best),
-            "{} {:?}: {best} (holds {holds:?})",
+        assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
+        let (verdict, _) = tb::under_history(&set, &game, &budget, &mut tb::ProofMemory::new());
+        assert_eq!(
+            verdict,
+            tb::HistoryVerdict::Lost,
+            "{} {:?}",
             spec.fen,
             spec.moves
+        );
+        let opening = Game::from_fen_and_moves(entry.rules, &spec.fen, &[] as &[&str]).unwrap();
+        let (verdict, _) = tb::under_history(&set, &opening, &budget, &mut tb::ProofMemory::new());
+        assert!(matches!(verdict, tb::HistoryVerdict::Won(_)), "{verdict:?}");
+    }
+    // The proof's strategy from that opening against Blue's random moves,
+    // then the tables' fastest win once Blue leaves the draw: the game
+    // ends in Red's win, refereed by the rules (the history included).
+    let entry = &entries[0];
+    let set = TableSet::load(&dir, entry.rules).unwrap();
+    let mut memory = tb::ProofMemory::new();
+    let mut rng = SplitMix64::new(29);
+    for _ in 0..4 {
+        let mut game = Game::new(entry.rules, entry.position.fen.parse().unwrap());
+        while game.outcome().is_none() {
+            let legal = game.legal_moves();
+            let m = if game.position().side_to_move() == Side::Blue {
+                legal[rng.below(legal.len())]
+            } else if set.probe(game.position()) == Some(Verdict::Draw) {
+                match tb::under_history(&set, &game, &budget, &mut memory).0 {
+                    tb::HistoryVerdict::Won(winning) => winning[0],
+                    other => panic!("{other:?} after {:?}", game.moves_played()),
+                }
+            } else {
+                let ranked = set.rank_moves(game.position()).unwrap();
+                ranked
+                    .into_iter()
+                    .find(|(m, _)| legal.contains(m))
+                    .unwrap()
+                    .0
+            };
+            game.make(m);
+        }
+        let outcome = game.outcome().unwrap();
+        assert!(
+            matches!(
+                outcome,
+                Outcome::Win {
+                    winner: Side::Red,
+                    ..
+                }
+            ),
+            "{outcome:?} after {:?}",
+            game.moves_played()
         );
     }
 }

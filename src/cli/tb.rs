@@ -9,8 +9,8 @@
 
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
-use crate::rules::Position;
-use crate::tb::{self, Material, TableSet};
+use crate::rules::{Game, GameError, Move, Position, Rules};
+use crate::tb::{self, HistoryVerdict, Material, ProofBudget, ProofMemory, TableSet, Verdict};
 use clap::{Args, Subcommand};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -81,6 +81,15 @@ pub struct ProbeArgs {
     /// Positions (each a quoted FEN); `-` reads one per line from standard input.
     #[arg(value_name = "FEN", required = true)]
     pub positions: Vec<String>,
+    /// For each table draw under `Repetition=forbid`, also prove what the
+    /// game's history makes of it, in at most NODES positions: `draw
+    /// history won (N positions); winning: MOVES`, `held ...; losing:
+    /// MOVES` (the moves proven to lose the draw), `lost ...` or `unknown
+    /// ...; losing: MOVES`. A position may then be followed by `moves ...`,
+    /// the game that led to it (its history). What one line's proof
+    /// settled serves the next.
+    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub history: Option<u64>,
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -151,11 +160,10 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     let rules = args.rules.rules()?;
     let set = TableSet::load(&args.path, rules)?;
     let mut code = 0;
-    let mut answer = |text: &str| match text.trim().parse::<Position>() {
-        Ok(pos) => match set.probe(&pos) {
-            Some(v) => write_out(&format!("{v}\n")),
-            None => write_out("none\n"),
-        },
+    // States are exact: what one line's proof settled serves the next.
+    let mut memory = ProofMemory::new();
+    let mut answer = |text: &str| match probe_line(&set, rules, text, args.history, &mut memory) {
+        Ok(verdict) => write_out(&format!("{verdict}\n")),
         Err(e) => {
             code = 1;
             write_out(&format!("error: {e}\n"))
@@ -174,4 +182,60 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
         }
     }
     Ok(code)
+}
+
+/// The answer of `tb probe` for one line: a FEN, or with `history` (a node
+/// budget) a FEN and the moves of the game that led to it, proven with
+/// what `memory` kept of the lines before.
+fn probe_line(
+    set: &TableSet,
+    rules: Rules,
+    text: &str,
+    history: Option<u64>,
+    memory: &mut ProofMemory,
+) -> Result<String, GameError> {
+    let text = text.trim();
+    let Some(nodes) = history else {
+        let pos: Position = text.parse().map_err(GameError::Fen)?;
+        return Ok(set
+            .probe(&pos)
+            .map_or("none".to_string(), |v| v.to_string()));
+    };
+    let (fen, moves) = text.split_once(" moves ").unwrap_or((text, ""));
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let game = Game::from_fen_and_moves(rules, fen, &moves)?;
+    let Some(verdict) = set.probe(game.position()) else {
+        return Ok("none".to_string());
+    };
+    if verdict != Verdict::Draw {
+        return Ok(verdict.to_string());
+    }
+    let budget = ProofBudget {
+        nodes,
+        stop: &|| false,
+    };
+    let (found, spent) = tb::under_history(set, &game, &budget, memory);
+    let listed = |moves: &[Move]| {
+        let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+        moves.join(" ")
+    };
+    let head = format!("{verdict} history");
+    Ok(match found {
+        HistoryVerdict::Won(m) => {
+            format!("{head} won ({spent} positions); winning: {}", listed(&m))
+        }
+        HistoryVerdict::Held { losing } => {
+            format!(
+                "{head} held ({spent} positions); losing: {}",
+                listed(&losing)
+            )
+        }
+        HistoryVerdict::Lost => format!("{head} lost ({spent} positions)"),
+        HistoryVerdict::Unknown { losing } => {
+            format!(
+                "{head} unknown ({spent} positions); losing: {}",
+                listed(&losing)
+            )
+        }
+    })
 }

@@ -273,6 +273,16 @@ impl Game {
         self.undo.iter().map(|&(_, m)| m).collect()
     }
 
+    /// The positions since the last capture (or the start), oldest first, the
+    /// current one last: the only ones a move can repeat.
+    pub fn window(&self) -> impl Iterator<Item = &Position> {
+        let start = self.current().window_start;
+        self.undo[start.min(self.undo.len())..]
+            .iter()
+            .map(|(p, _)| p)
+            .chain(std::iter::once(&self.position))
+    }
+
     /// How often the current position has occurred in the game, this time included.
     #[inline]
     pub fn occurrences(&self) -> u16 {

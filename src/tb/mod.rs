@@ -9,15 +9,17 @@
 //! answer and its byte), `index` (materials and the index of their positions),
 //! `error`, `file` (the format), `entries` (a table's entries: a mapped file
 //! read block by block, or all in memory), `set` (the tables in use: loading,
-//! probing) and `generate` (retrograde analysis, and making the files).
+//! probing), `generate` (retrograde analysis, and making the files) and
+//! `history` (what `Repetition=forbid` makes of a table draw in a game).
 //!
 //! The tables ignore repetition and the no-capture limit (the game's history):
-//! they answer for the board and the side to move alone.
+//! they answer for the board and the side to move alone; `history` adds it.
 
 mod entries;
 mod error;
 mod file;
 mod generate;
+mod history;
 mod index;
 mod set;
 mod verdict;
@@ -25,6 +27,7 @@ mod verdict;
 pub use error::{Refusal, TbError};
 pub use file::{TABLE_SWITCHES, VERSION, convert_dir, file_name, rules_signature};
 pub use generate::{Generated, generate, generate_on, shard_of, targets, with_dependencies};
+pub use history::{HistoryVerdict, ProofBudget, ProofMemory, under_history};
 pub use index::{Indexer, Material, MaterialError, MaterialFault};
 pub use set::{TableInfo, TableSet, piece_count, plies_before_limit};
 pub use verdict::{MAX_DISTANCE, NO_POSITION, Verdict};

@@ -1,0 +1,347 @@
+//! Table draws under the game's history. The tables answer for the board
+//! alone; under `Repetition=forbid` no position may occur a third time
+//! since the last capture, and a side with few drawing moves can be
+//! squeezed out of them: a table draw may be a forced loss. Whether it is
+//! depends on the history too, so it is decided by a proof search (df-pn)
+//! over positions *with* their history, from the game at hand.
+//!
+//! The search stays within the tables' drawn positions of the material on
+//! the board and ends where they do:
+//! - a move into a position the tables call won for its mover, in fewer
+//!   plies than the no-capture limit leaves, wins. That win stands under
+//!   `forbid` when every position since the last capture was a table draw
+//!   (checked before the search): the winner's fastest line never meets
+//!   them (their verdict differs) nor itself (its distance falls);
+//! - a side without a legal move loses (the history forbids them all);
+//! - the no-capture limit ends it in a draw.
+//!
+//! A capture into a smaller table draw starts the history afresh, and the
+//! search goes on there. A proof is exact, and so is a refutation.
+
+use super::set::{TableSet, plies_before_limit};
+use super::verdict::Verdict;
+use crate::rules::{Game, Move, Repetition, Side};
+use rustc_hash::FxHashMap;
+
+/// What the history makes of a table draw, for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HistoryVerdict {
+    /// It forces the opponent out of the draw: these moves keep the win.
+    Won(Vec<Move>),
+    /// The opponent cannot force it out of the draw; after the moves
+    /// listed (those the search came to prove) it could.
+    Held {
+        /// Moves proven to lose the draw.
+        losing: Vec<Move>,
+    },
+    /// The opponent forces it out of the draw, whatever the move.
+    Lost,
+    /// Not decided within the budget (the moves listed are proven to lose
+    /// the draw), or not a case the search handles (none listed).
+    Unknown {
+        /// Moves proven to lose the draw.
+        losing: Vec<Move>,
+    },
+}
+
+/// How much a proof may cost.
+pub struct ProofBudget<'a> {
+    /// Positions expanded, at most, over both questions.
+    pub nodes: u64,
+    /// Asked every few thousand positions: `true` ends the search.
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+/// Proof and disproof numbers: how many positions must still be proven,
+/// or refuted, to settle one.
+type Numbers = (u32, u32);
+
+/// A number no search reaches: settled.
+const INFINITE: u32 = u32::MAX / 4;
+const PROVEN: Numbers = (0, INFINITE);
+const REFUTED: Numbers = (INFINITE, 0);
+
+/// How often the budget's `stop` is asked, in positions.
+const STOP_CHECK: u64 = 4096;
+
+/// States a [`ProofMemory`] keeps before it starts afresh: some 10 MB.
+const MEMORY_STATES: usize = 1 << 18;
+
+/// What proof searches learnt, kept between the moves of a game: a state
+/// (position, clock, history since the last capture, attacker) is exact, so
+/// a later root meets the states an earlier one reached, settled or not,
+/// and the work of short searches adds up.
+#[derive(Default)]
+pub struct ProofMemory {
+    states: FxHashMap<(u64, u64), Numbers>,
+}
+
+impl ProofMemory {
+    /// An empty memory.
+    pub fn new() -> ProofMemory {
+        ProofMemory::default()
+    }
+
+    /// Forgets every state (a new game).
+    pub fn clear(&mut self) {
+        self.states = FxHashMap::default();
+    }
+}
+
+/// What the history makes of the table draw at `game`'s position for the
+/// side to move, and the positions the search expanded; `memory` holds
+/// what earlier searches of the same game learnt. `Unknown` unless the
+/// rules forbid repetition, the tables call the position drawn and every
+/// position since the last capture was a table draw too.
+pub fn under_history(
+    tb: &TableSet,
+    game: &Game,
+    budget: &ProofBudget,
+    memory: &mut ProofMemory,
+) -> (HistoryVerdict, u64) {
+    let drawn = |p| tb.probe(p) == Some(Verdict::Draw);
+    if game.rules().repetition != Repetition::Forbid || !game.window().all(drawn) {
+        let losing = Vec::new();
+        return (HistoryVerdict::Unknown { losing }, 0);
+    }
+    if memory.states.len() > MEMORY_STATES {
+        memory.clear();
+    }
+    let us = game.position().side_to_move();
+    let states = &mut memory.states;
+    let mut attack = Proof::new(tb, game.clone(), us, budget.nodes / 2, budget.stop, states);
+    if attack.prove() == PROVEN {
+        let moves = attack.settled_moves(|(pn, _)| pn == 0);
+        return (HistoryVerdict::Won(moves), attack.nodes);
+    }
+    let spent = attack.nodes;
+    let rest = budget.nodes.saturating_sub(spent);
+    let mut defence = Proof::new(tb, game.clone(), us.opponent(), rest, budget.stop, states);
+    let settled = defence.prove();
+    let losing = defence.settled_moves(|(pn, _)| pn == 0);
+    let verdict = match settled {
+        PROVEN => HistoryVerdict::Lost,
+        REFUTED => HistoryVerdict::Held { losing },
+        _ => HistoryVerdict::Unknown { losing },
+    };
+    (verdict, spent + defence.nodes)
+}
+
+/// One proof search: does `attacker` force the other side out of the draw?
+struct Proof<'a> {
+    tb: &'a TableSet,
+    game: Game,
+    attacker: Side,
+    /// The positions since the last capture with how often each occurred,
+    /// hashed: with the position and its clock, the state the history leaves.
+    window: u64,
+    /// The windows the captures on the current line closed.
+    closed: Vec<u64>,
+    /// The numbers of the states searched, by [`Proof::state`].
+    table: &'a mut FxHashMap<(u64, u64), Numbers>,
+    nodes: u64,
+    max_nodes: u64,
+    stop: &'a dyn Fn() -> bool,
+    stopped: bool,
+}
+
+/// A position key and its occurrence count, mixed (SplitMix64's finaliser).
+fn occurrence_hash(key: u64, occurrences: u16) -> u64 {
+    let mut z = key ^ u64::from(occurrences).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<'a> Proof<'a> {
+    fn new(
+        tb: &'a TableSet,
+        game: Game,
+        attacker: Side,
+        max_nodes: u64,
+        stop: &'a dyn Fn() -> bool,
+        table: &'a mut FxHashMap<(u64, u64), Numbers>,
+    ) -> Proof<'a> {
+        // The root's window, as `make` would have hashed it move by move.
+        let mut seen: FxHashMap<u64, u16> = FxHashMap::default();
+        let mut window = 0;
+        for pos in game.window() {
+            let occurrences = seen.entry(pos.key()).or_default();
+            *occurrences += 1;
+            window ^= occurrence_hash(pos.key(), *occurrences);
+        }
+        Proof {
+            tb,
+            game,
+            attacker,
+            window,
+            closed: Vec::new(),
+            table,
+            nodes: 0,
+            max_nodes,
+            stop,
+            stopped: false,
+        }
+    }
+
+    /// The search from the root, until settled or out of budget.
+    fn prove(&mut self) -> Numbers {
+        self.expand(INFINITE, INFINITE)
+    }
+
+    /// The root's moves whose numbers `settled` accepts.
+    fn settled_moves(&mut self, settled: impl Fn(Numbers) -> bool) -> Vec<Move> {
+        let moves = self.game.legal_moves();
+        moves
+            .iter()
+            .copied()
+            .filter(|&m| settled(self.child(m)))
+            .collect()
+    }
+
+    /// The current state's key: the position with its clock (which the
+    /// window does not tell when the game began with one) and who attacks,
+    /// and the window.
+    fn state(&self) -> (u64, u64) {
+        let pos = self.game.position();
+        let clock = u64::from(pos.plies_since_capture()) << 1 | self.attacker as u64;
+        (pos.key() ^ occurrence_hash(clock, 0), self.window)
+    }
+
+    fn make(&mut self, m: Move) {
+        if self.game.position().is_capture(m) {
+            self.closed.push(self.window);
+            self.window = 0;
+        }
+        self.game.make(m);
+        self.window ^= occurrence_hash(self.game.position().key(), self.game.occurrences());
+    }
+
+    fn unmake(&mut self) {
+        self.window ^= occurrence_hash(self.game.position().key(), self.game.occurrences());
+        // The move taken back was a capture: its window reopens.
+        let captured = self.game.position().plies_since_capture() == 0;
+        self.game.unmake();
+        if captured {
+            self.window = self.closed.pop().expect("a window per capture made");
+        }
+    }
+
+    /// The numbers of the position after `m`: settled at once, as far as
+    /// the search got, or unknown.
+    fn child(&mut self, m: Move) -> Numbers {
+        self.make(m);
+        let numbers = self
+            .settled_here()
+            .or_else(|| self.table.get(&self.state()).copied())
+            .unwrap_or((1, 1));
+        self.unmake();
+        numbers
+    }
+
+    /// The numbers of the position just reached when it is settled without
+    /// a search (see the module).
+    fn settled_here(&self) -> Option<Numbers> {
+        let pos = self.game.position();
+        let to_move = pos.side_to_move();
+        if pos.is_decided() {
+            // The mover won.
+            return Some(if to_move == self.attacker {
+                REFUTED
+            } else {
+                PROVEN
+            });
+        }
+        let attacker_wins = match self.tb.probe(pos) {
+            Some(Verdict::Draw) => {
+                if self.game.draw_reason().is_some() {
+                    return Some(REFUTED);
+                }
+                if self.game.has_legal_move() {
+                    return None;
+                }
+                // No legal move loses.
+                to_move != self.attacker
+            }
+            Some(Verdict::Win(plies)) | Some(Verdict::Loss(plies))
+                if plies <= plies_before_limit(self.game.rules(), pos) =>
+            {
+                let mover_wins = matches!(self.tb.probe(pos), Some(Verdict::Win(_)));
+                mover_wins == (to_move == self.attacker)
+            }
+            _ => false,
+        };
+        Some(if attacker_wins { PROVEN } else { REFUTED })
+    }
+
+    /// Depth-first proof-number search below the current position, until
+    /// its numbers reach the thresholds. The history grows with every
+    /// move, so no state recurs on a line: the positions form no cycle.
+    fn expand(&mut self, proof_limit: u32, disproof_limit: u32) -> Numbers {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(STOP_CHECK) && (self.stop)() {
+            self.stopped = true;
+        }
+        let attacking = self.game.position().side_to_move() == self.attacker;
+        let moves = self.game.legal_moves();
+        let mut children: Vec<(Move, Numbers)> =
+            moves.iter().map(|&m| (m, self.child(m))).collect();
+        loop {
+            // The attacker needs one move proven, the defender all refuted.
+            let (min_of, sum_of) = (
+                |f: fn(&Numbers) -> u32, c: &[(Move, Numbers)]| {
+                    c.iter().map(|(_, n)| f(n)).min().unwrap_or(INFINITE)
+                },
+                |f: fn(&Numbers) -> u32, c: &[(Move, Numbers)]| {
+                    c.iter()
+                        .map(|(_, n)| f(n))
+                        .fold(0, u32::saturating_add)
+                        .min(INFINITE)
+                },
+            );
+            let numbers = if attacking {
+                (min_of(|n| n.0, &children), sum_of(|n| n.1, &children))
+            } else {
+                (sum_of(|n| n.0, &children), min_of(|n| n.1, &children))
+            };
+            let out_of_budget = self.stopped || self.nodes >= self.max_nodes;
+            if numbers.0 >= proof_limit || numbers.1 >= disproof_limit || out_of_budget {
+                self.table.insert(self.state(), numbers);
+                return numbers;
+            }
+            // The most promising move (the attacker's least proof number,
+            // the defender's least disproof number) and the runner-up's.
+            let key = |n: &Numbers| if attacking { n.0 } else { n.1 };
+            let (best, _) = children
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, (_, n))| key(n))
+                .expect("a position with legal moves");
+            let second = children
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != best)
+                .map(|(_, (_, n))| key(n))
+                .min()
+                .unwrap_or(INFINITE);
+            let (m, (pn, dn)) = children[best];
+            let limits = if attacking {
+                (
+                    proof_limit.min(second.saturating_add(1)),
+                    disproof_limit - numbers.1 + dn,
+                )
+            } else {
+                (
+                    proof_limit - numbers.0 + pn,
+                    disproof_limit.min(second.saturating_add(1)),
+                )
+            };
+            self.make(m);
+            children[best].1 = self.expand(limits.0.min(INFINITE), limits.1.min(INFINITE));
+            self.unmake();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

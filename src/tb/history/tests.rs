@@ -1,0 +1,126 @@
+use super::*;
+use crate::rules::Rules;
+use crate::tb::generate::generate;
+use crate::tb::index::Material;
+use std::sync::OnceLock;
+
+/// The 2-piece table of a lion against a dog, under the default rules
+/// (`Repetition=forbid`), made once. (A squeeze lost whatever the move is
+/// `under_forbid_a_table_draw_the_history_has_lost_is_reported_lost`.)
+fn tables() -> &'static TableSet {
+    static TABLES: OnceLock<TableSet> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("doushou-tb-history-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let targets: Vec<Material> = ["Lvd"].iter().map(|s| s.parse().unwrap()).collect();
+        generate(&dir, Rules::JUNGLE, &targets, |_| {}).unwrap()
+    })
+}
+
+fn game(fen: &str, moves: &[&str]) -> Game {
+    Game::from_fen_and_moves(Rules::JUNGLE, fen, moves).unwrap()
+}
+
+fn settle(game: &Game) -> HistoryVerdict {
+    let budget = ProofBudget {
+        nodes: 1_000_000,
+        stop: &|| false,
+    };
+    under_history(tables(), game, &budget, &mut ProofMemory::new()).0
+}
+
+fn moves(texts: &[&str]) -> Vec<Move> {
+    texts.iter().map(|t| t.parse().unwrap()).collect()
+}
+
+// A lion on e2 guards its den (d1) against a dog on f3; the lion has gone
+// e2-d2-e2 and the dog f3-e3-f3, so this position stands here a second
+// time. The tables call all four lion moves drawn; after e2e1, e2d2 or
+// e2f2 the history leaves the lion no fresh move that keeps the dog out.
+// With 20 plies left before the no-capture limit, e2e3 holds; with the
+// whole limit ahead, the dog squeezes the lion out in the end whatever it
+// does (its one drawing reply to each dog move lets the dog choose which
+// positions recur).
+const SHUFFLED_FEN: &str = "7/7/7/7/7/7/4d2/5L1/7 w 80 1";
+const SHUFFLED: [&str; 6] = ["f2e2", "e3f3", "e2d2", "f3e3", "d2e2", "e3f3"];
+
+#[test]
+fn near_the_limit_the_move_the_history_leaves_holds_and_another_loses() {
+    let shuffled = game(SHUFFLED_FEN, &SHUFFLED);
+    assert_eq!(tables().probe(shuffled.position()), Some(Verdict::Draw));
+    let held = settle(&shuffled);
+    let HistoryVerdict::Held { losing } = &held else {
+        panic!("{held:?}");
+    };
+    assert!(!losing.contains(&moves(&["e2e3"])[0]), "{held:?}");
+    let mut after = shuffled.clone();
+    after.play_text("e2e1").unwrap();
+    assert_eq!(tables().probe(after.position()), Some(Verdict::Draw));
+    // Blue, to move, forces the lion out of the draw.
+    let won = settle(&after);
+    assert!(
+        matches!(won, HistoryVerdict::Won(ref m) if !m.is_empty()),
+        "{won:?}"
+    );
+    // With the whole no-capture limit ahead, the lion is lost.
+    let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
+    assert_eq!(settle(&game(&early, &SHUFFLED)), HistoryVerdict::Lost);
+}
+
+#[test]
+fn only_a_table_draw_under_forbid_with_drawn_history_is_searched() {
+    // Under `draw` the history cannot squeeze anyone.
+    let rules = Rules {
+        repetition: Repetition::Draw,
+        ..Rules::JUNGLE
+    };
+    let shuffled = Game::from_fen_and_moves(rules, SHUFFLED_FEN, &SHUFFLED).unwrap();
+    let losing = Vec::new();
+    assert_eq!(settle(&shuffled), HistoryVerdict::Unknown { losing });
+    // A budget too small to settle it, or a stop at once.
+    let fresh = game(SHUFFLED_FEN, &[]);
+    let (verdict, nodes) = under_history(
+        tables(),
+        &fresh,
+        &ProofBudget {
+            nodes: 2,
+            stop: &|| false,
+        },
+        &mut ProofMemory::new(),
+    );
+    assert!(matches!(verdict, HistoryVerdict::Unknown { .. }) && nodes <= 2);
+}
+
+#[test]
+fn a_memory_keeps_what_a_proof_learnt_for_the_next_move() {
+    // The lion's shuffle with the whole limit ahead: lost, after a search.
+    // The same question again settles at its root, and two plies on along
+    // the proof (a lion move, the dog's winning reply) the memory saves
+    // work a fresh search does.
+    let budget = ProofBudget {
+        nodes: 1_000_000,
+        stop: &|| false,
+    };
+    let mut memory = ProofMemory::new();
+    let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
+    let start = game(&early, &SHUFFLED[..2]);
+    let (first, spent) = under_history(tables(), &start, &budget, &mut memory);
+    assert_eq!(first, HistoryVerdict::Lost);
+    let (again, respent) = under_history(tables(), &start, &budget, &mut memory);
+    assert_eq!(again, first);
+    assert!(respent <= 2 && respent < spent, "{respent} of {spent}");
+    let mut on = start.clone();
+    on.make(on.legal_moves()[0]);
+    let (HistoryVerdict::Won(winning), _) = under_history(tables(), &on, &budget, &mut memory)
+    else {
+        panic!("the dog wins after the lion's move");
+    };
+    on.make(winning[0]);
+    let (fresh, fresh_spent) = under_history(tables(), &on, &budget, &mut ProofMemory::new());
+    let (kept, kept_spent) = under_history(tables(), &on, &budget, &mut memory);
+    assert_eq!(kept, fresh);
+    assert!(
+        kept_spent < fresh_spent,
+        "{kept_spent} against {fresh_spent}"
+    );
+}
