@@ -21,18 +21,19 @@ replays the game to that move, asks the engine for the legal moves there
 where every legal move loses was forced by the history, one where some
 legal move kept the draw was the mover's mistake.
 
-A forced loss can also be older than any move: a table draw may be lost
-under `forbid` from the game's starting position on (the attacker squeezes
-the defender out of fresh positions). Each draw lost is therefore also
-checked against its opening's other games: where the loser's colour lost
-every game from that starting position, with each engine playing it, the
-opening itself is counted as lost for that colour ("lost by either
-engine") -- a sign, not a proof. `--prove NODES` (with `--engine` and
-`--tables`) also searches each such game's starting position (one
-thread, NODES nodes, with the tables) and counts the draws lost where that
-search finds the loser's colour mated from the start. A mate score under
-`forbid` is evidence, not proof: the transposition table keys positions
-without their history.
+A forced loss can also be older than any move: under `forbid` a table draw
+may be lost from the start of its stretch (the last capture, or the
+game's start) on: the attacker squeezes the defender out of fresh
+positions. Each draw lost is therefore also checked against its opening's
+other games: where the loser's colour lost every game from that starting
+position, with each engine playing it, the opening itself is counted as
+lost for that colour ("lost by either engine") -- a sign, not a proof.
+`--prove NODES` (with `--engine` and `--tables`) proves it: `tb probe
+--history NODES` settles each position of the stretch, with the game's
+history, from its start until the first one lost for the loser. A draw
+lost at the stretch's start was never the loser's to keep; one lost after
+a position proven held was lost by the loser's move from there (a real
+mistake); the rest are unknown within NODES positions.
 """
 import json
 import subprocess
@@ -103,30 +104,60 @@ def rule_commands(game):
             (w.split("=") for w in game["rules"].split())]
 
 
-def start_score(program, tables, game, nodes):
-    """The score (kind, value) that a search of `nodes` nodes gives `game`'s
-    starting position, from the view of the side to move there, and that side."""
-    rules = rule_commands(game)
-    fen = game["fen"]
-    commands = rules + [f"setoption name TablebasePath value {tables}",
-                        f"position fen {fen}", f"go nodes {nodes}"]
-    with subprocess.Popen([program], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True) as p:
-        # stdin stays open until `bestmove`: at its end the engine stops searching.
-        p.stdin.write("\n".join(commands) + "\n")
-        p.stdin.flush()
-        score = None
-        for line in p.stdout:
-            words = line.split()
-            if words[:1] == ["info"] and "score" in words:
-                i = words.index("score")
-                score = (words[i + 1], int(words[i + 2]))
-            if words[:1] == ["bestmove"]:
-                break
-        p.stdin.write("quit\n")
-        p.stdin.flush()
-    side = "red" if fen.split()[1] == "w" else "blue"
-    return score, side
+class HistoryProver:
+    """`tb probe --history NODES` kept running under `game`'s rules: what
+    the game's history makes of the table draw before a move of the game,
+    for the side to move there (won, held, lost or unknown)."""
+
+    def __init__(self, program, tables, game, nodes):
+        sets = [w for kv in game["rules"].split() for w in ("--set", kv)]
+        self.process = subprocess.Popen(
+            [program, "tb", "probe", "--path", tables, "--history", str(nodes)] + sets + ["-"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.game = game
+
+    def before(self, i):
+        played = [m["move"] for m in self.game["moves"][:i]]
+        line = self.game["fen"] + (" moves " + " ".join(played) if played else "")
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        return answer.split()[2] if answer.startswith("draw history") else answer.strip()
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def when_lost(program, tables, game, index, nodes):
+    """Where the draw that move `index` of `game` lost was lost, proven with
+    the game's history, from the loser's positions of its stretch of table
+    draws: ("start", i) when the first was already lost, ("mistake", i)
+    when the loser's move i went from a position proven held to the first
+    one proven lost, ("unknown", None) otherwise."""
+    moves = game["moves"]
+    loser = moves[index]["side"]
+    start = index
+    # Back to the last capture (a clock of 0) or the game's start, through
+    # table draws: the positions the history holds.
+    while start > 0 and int(moves[start]["fen"].split()[2]) > 0 \
+            and (moves[start - 1]["tablebase"] or {}).get("verdict") == "draw":
+        start -= 1
+    prover = HistoryProver(program, tables, game, nodes)
+    try:
+        previous = None
+        for i in range(start, index + 1):
+            if moves[i]["side"] != loser:
+                continue
+            verdict = prover.before(i)
+            if verdict == "lost":
+                if previous is None:
+                    return "start", i
+                return ("mistake", previous[0]) if previous[1] == "held" else ("unknown", None)
+            previous = (i, verdict)
+        return "unknown", None
+    finally:
+        prover.close()
 
 
 def engine_lines(program, commands):
@@ -195,24 +226,21 @@ def main():
         print(f"{mover}: draws lost in an opening its colour lost with either engine {lost}, "
               f"in another {other}")
     if prove:
-        proved = defaultdict(int)
-        searched = {}
+        proved = defaultdict(lambda: defaultdict(int))
         for kind, mover, number, ply in faults:
             if kind != "draw lost":
                 continue
             game = games[number]
-            key = (game["fen"], ply["side"])
-            if key not in searched:
-                searched[key] = start_score(program, tables, game, prove)
-            score, side = searched[key]
-            mated = score is not None and score[0] == "mate" and (score[1] < 0) == (side == ply["side"])
-            proved[mover] += mated
-            if "--list" in sys.argv:
-                said = f"{score[0]} {score[1]} for {side}" if score else "no score"
-                print(f"start of game {number} ({game['fen']}), {ply['side']} to hold: {said}")
-        for mover in sorted(openings):
-            print(f"{mover}: draws lost where a {prove}-node search of the starting position "
-                  f"finds the loser's colour mated {proved[mover]}")
+            when, i = when_lost(program, tables, game, game["moves"].index(ply), prove)
+            proved[mover][when] += 1
+            if "--list" in sys.argv and when != "start":
+                at = f" at ply {game['moves'][i]['ply']}" if i is not None else ""
+                print(f"draw lost, {when}{at}: {mover}, game {number}, ply {ply['ply']}")
+        for mover in sorted(proved):
+            p = proved[mover]
+            print(f"{mover}: draws lost already lost at the start of their stretch {p['start']}, "
+                  f"by a move from a position proven held {p['mistake']}, "
+                  f"unknown within {prove} positions {p['unknown']}")
     if "--list" in sys.argv:
         for i, (kind, mover, number, ply) in enumerate(faults):
             where = ""
