@@ -7,11 +7,12 @@
 //!
 //! The search stays within the tables' drawn positions of the material on
 //! the board and ends where they do:
-//! - a move into a position the tables call won for its mover, in fewer
-//!   plies than the no-capture limit leaves, wins. That win stands under
-//!   `forbid` when every position since the last capture was a table draw
-//!   (checked before the search): the winner's fastest line never meets
-//!   them (their verdict differs) nor itself (its distance falls);
+//! - a move that leaves the opponent in a position the tables call lost
+//!   for it, in no more plies than the no-capture limit leaves, wins. That
+//!   win stands under `forbid` when every position since the last capture
+//!   was a table draw (checked before the search): the winner's fastest
+//!   line never meets them (their verdict differs) nor itself (its
+//!   distance falls);
 //! - a side without a legal move loses (the history forbids them all);
 //! - the no-capture limit ends it in a draw.
 //!
@@ -64,7 +65,8 @@ const REFUTED: Numbers = (INFINITE, 0);
 /// How often the budget's `stop` is asked, in positions.
 const STOP_CHECK: u64 = 4096;
 
-/// States a [`ProofMemory`] keeps before it starts afresh: some 10 MB.
+/// States a [`ProofMemory`] may hold when a question begins (some 10 MB);
+/// beyond, it starts afresh. One question adds at most its budget.
 const MEMORY_STATES: usize = 1 << 18;
 
 /// What proof searches learnt, kept between the moves of a game: a state
