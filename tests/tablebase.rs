@@ -736,11 +736,8 @@ fn under_forbid_a_table_draw_the_history_has_lost_is_reported_lost() {
     // The proof under the history agrees: lost whatever the move.
     let (_, set) = tables();
     let game = Game::from_fen_and_moves(Rules::JUNGLE, fen, &moves).unwrap();
-    let budget = tb::ProofBudget {
-        nodes: 100_000,
-        stop: &|| false,
-    };
-    let (verdict, _) = tb::under_history(set, &game, &budget, &mut tb::ProofMemory::new());
+    let budget = 100_000;
+    let (verdict, _) = tb::under_history(set, &game, budget, &mut tb::ProofMemory::new());
     assert_eq!(verdict, tb::HistoryVerdict::Lost);
 }
 
@@ -756,10 +753,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
         .join("tb-draws-lost.txt");
     let entries = doushou::tools::races::read_suite_file(&suite).unwrap();
     let dir = temp_dir("squeeze");
-    let budget = tb::ProofBudget {
-        nodes: 1_000_000,
-        stop: &|| false,
-    };
+    let budget = 1_000_000;
     for entry in [&entries[0], &entries[3]] {
         let spec = &entry.position;
         let game = Game::from_fen_and_moves(entry.rules, &spec.fen, &spec.moves).unwrap();
@@ -767,7 +761,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
         assert_eq!(material.pieces().len(), 4, "{}", spec.fen);
         let set = tb::generate(&dir, entry.rules, &[material.canonical()], |_| {}).unwrap();
         assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-        let (verdict, _) = tb::under_history(&set, &game, &budget, &mut tb::ProofMemory::new());
+        let (verdict, _) = tb::under_history(&set, &game, budget, &mut tb::ProofMemory::new());
         assert_eq!(
             verdict,
             tb::HistoryVerdict::Lost,
@@ -776,7 +770,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
             spec.moves
         );
         let opening = Game::from_fen_and_moves(entry.rules, &spec.fen, &[] as &[&str]).unwrap();
-        let (verdict, _) = tb::under_history(&set, &opening, &budget, &mut tb::ProofMemory::new());
+        let (verdict, _) = tb::under_history(&set, &opening, budget, &mut tb::ProofMemory::new());
         assert!(matches!(verdict, tb::HistoryVerdict::Won(_)), "{verdict:?}");
     }
     // The proof's strategy from that opening against Blue's random moves,
@@ -793,7 +787,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
             let m = if game.position().side_to_move() == Side::Blue {
                 legal[rng.below(legal.len())]
             } else if set.probe(game.position()) == Some(Verdict::Draw) {
-                match tb::under_history(&set, &game, &budget, &mut memory).0 {
+                match tb::under_history(&set, &game, budget, &mut memory).0 {
                     tb::HistoryVerdict::Won(winning) => winning[0],
                     other => panic!("{other:?} after {:?}", game.moves_played()),
                 }

@@ -9,8 +9,8 @@
 
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
-use crate::rules::{Game, GameError, Move, Position, Rules};
-use crate::tb::{self, HistoryVerdict, Material, ProofBudget, ProofMemory, TableSet, Verdict};
+use crate::rules::{Game, Move, Position, Rules};
+use crate::tb::{self, HistoryVerdict, Material, ProofMemory, TableSet, Verdict};
 use clap::{Args, Subcommand};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -193,28 +193,24 @@ fn probe_line(
     text: &str,
     history: Option<u64>,
     memory: &mut ProofMemory,
-) -> Result<String, GameError> {
+) -> Result<String, String> {
     let text = text.trim();
     let Some(nodes) = history else {
-        let pos: Position = text.parse().map_err(GameError::Fen)?;
+        let pos = text.parse::<Position>().map_err(|e| e.to_string())?;
         return Ok(set
             .probe(&pos)
             .map_or("none".to_string(), |v| v.to_string()));
     };
     let (fen, moves) = text.split_once(" moves ").unwrap_or((text, ""));
     let moves: Vec<&str> = moves.split_whitespace().collect();
-    let game = Game::from_fen_and_moves(rules, fen, &moves)?;
+    let game = Game::from_fen_and_moves(rules, fen, &moves).map_err(|e| e.to_string())?;
     let Some(verdict) = set.probe(game.position()) else {
         return Ok("none".to_string());
     };
     if verdict != Verdict::Draw {
         return Ok(verdict.to_string());
     }
-    let budget = ProofBudget {
-        nodes,
-        stop: &|| false,
-    };
-    let (found, spent) = tb::under_history(set, &game, &budget, memory);
+    let (found, spent) = tb::under_history(set, &game, nodes, memory);
     let listed = |moves: &[Move]| {
         let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
         moves.join(" ")

@@ -45,14 +45,6 @@ pub enum HistoryVerdict {
     },
 }
 
-/// How much a proof may cost.
-pub struct ProofBudget<'a> {
-    /// Positions expanded, at most, over both questions.
-    pub nodes: u64,
-    /// Asked every few thousand positions: `true` ends the search.
-    pub stop: &'a dyn Fn() -> bool,
-}
-
 /// Proof and disproof numbers: how many positions must still be proven,
 /// or refuted, to settle one.
 type Numbers = (u32, u32);
@@ -61,9 +53,6 @@ type Numbers = (u32, u32);
 const INFINITE: u32 = u32::MAX / 4;
 const PROVEN: Numbers = (0, INFINITE);
 const REFUTED: Numbers = (INFINITE, 0);
-
-/// How often the budget's `stop` is asked, in positions.
-const STOP_CHECK: u64 = 4096;
 
 /// States a [`ProofMemory`] may hold when a question begins (some 10 MB);
 /// beyond, it starts afresh. One question adds at most its budget.
@@ -91,14 +80,15 @@ impl ProofMemory {
 }
 
 /// What the history makes of the table draw at `game`'s position for the
-/// side to move, and the positions the search expanded; `memory` holds
+/// side to move, and the positions the search expanded (at most `nodes`,
+/// over both questions: a win, then the draw kept); `memory` holds
 /// what earlier searches of the same game learnt. `Unknown` unless the
 /// rules forbid repetition, the tables call the position drawn and every
 /// position since the last capture was a table draw too.
 pub fn under_history(
     tb: &TableSet,
     game: &Game,
-    budget: &ProofBudget,
+    nodes: u64,
     memory: &mut ProofMemory,
 ) -> (HistoryVerdict, u64) {
     let drawn = |p| tb.probe(p) == Some(Verdict::Draw);
@@ -111,14 +101,14 @@ pub fn under_history(
     }
     let us = game.position().side_to_move();
     let states = &mut memory.states;
-    let mut attack = Proof::new(tb, game.clone(), us, budget.nodes / 2, budget.stop, states);
+    let mut attack = Proof::new(tb, game.clone(), us, nodes / 2, states);
     if attack.prove() == PROVEN {
         let moves = attack.settled_moves(|(pn, _)| pn == 0);
         return (HistoryVerdict::Won(moves), attack.nodes);
     }
     let spent = attack.nodes;
-    let rest = budget.nodes.saturating_sub(spent);
-    let mut defence = Proof::new(tb, game.clone(), us.opponent(), rest, budget.stop, states);
+    let rest = nodes.saturating_sub(spent);
+    let mut defence = Proof::new(tb, game.clone(), us.opponent(), rest, states);
     let settled = defence.prove();
     let losing = defence.settled_moves(|(pn, _)| pn == 0);
     let verdict = match settled {
@@ -143,8 +133,6 @@ struct Proof<'a> {
     table: &'a mut FxHashMap<(u64, u64), Numbers>,
     nodes: u64,
     max_nodes: u64,
-    stop: &'a dyn Fn() -> bool,
-    stopped: bool,
 }
 
 /// A position key and its occurrence count, mixed (SplitMix64's finaliser).
@@ -161,7 +149,6 @@ impl<'a> Proof<'a> {
         game: Game,
         attacker: Side,
         max_nodes: u64,
-        stop: &'a dyn Fn() -> bool,
         table: &'a mut FxHashMap<(u64, u64), Numbers>,
     ) -> Proof<'a> {
         // The root's window, as `make` would have hashed it move by move.
@@ -181,8 +168,6 @@ impl<'a> Proof<'a> {
             table,
             nodes: 0,
             max_nodes,
-            stop,
-            stopped: false,
         }
     }
 
@@ -254,6 +239,8 @@ impl<'a> Proof<'a> {
                 PROVEN
             });
         }
+        // A win or loss counts if it fits in what the no-capture limit leaves.
+        let fits = |plies| plies <= plies_before_limit(self.game.rules(), pos);
         let attacker_wins = match self.tb.probe(pos) {
             Some(Verdict::Draw) => {
                 if self.game.draw_reason().is_some() {
@@ -265,12 +252,8 @@ impl<'a> Proof<'a> {
                 // No legal move loses.
                 to_move != self.attacker
             }
-            Some(Verdict::Win(plies)) | Some(Verdict::Loss(plies))
-                if plies <= plies_before_limit(self.game.rules(), pos) =>
-            {
-                let mover_wins = matches!(self.tb.probe(pos), Some(Verdict::Win(_)));
-                mover_wins == (to_move == self.attacker)
-            }
+            Some(Verdict::Win(plies)) if fits(plies) => to_move == self.attacker,
+            Some(Verdict::Loss(plies)) if fits(plies) => to_move != self.attacker,
             _ => false,
         };
         Some(if attacker_wins { PROVEN } else { REFUTED })
@@ -281,9 +264,6 @@ impl<'a> Proof<'a> {
     /// move, so no state recurs on a line: the positions form no cycle.
     fn expand(&mut self, proof_limit: u32, disproof_limit: u32) -> Numbers {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(STOP_CHECK) && (self.stop)() {
-            self.stopped = true;
-        }
         let attacking = self.game.position().side_to_move() == self.attacker;
         let moves = self.game.legal_moves();
         let mut children: Vec<(Move, Numbers)> =
@@ -306,7 +286,7 @@ impl<'a> Proof<'a> {
             } else {
                 (sum_of(|n| n.0, &children), min_of(|n| n.1, &children))
             };
-            let out_of_budget = self.stopped || self.nodes >= self.max_nodes;
+            let out_of_budget = self.nodes >= self.max_nodes;
             if numbers.0 >= proof_limit || numbers.1 >= disproof_limit || out_of_budget {
                 self.table.insert(self.state(), numbers);
                 return numbers;

@@ -22,11 +22,7 @@ fn game(fen: &str, moves: &[&str]) -> Game {
 }
 
 fn settle(game: &Game) -> HistoryVerdict {
-    let budget = ProofBudget {
-        nodes: 1_000_000,
-        stop: &|| false,
-    };
-    under_history(tables(), game, &budget, &mut ProofMemory::new()).0
+    under_history(tables(), game, 1_000_000, &mut ProofMemory::new()).0
 }
 
 fn moves(texts: &[&str]) -> Vec<Move> {
@@ -77,17 +73,9 @@ fn only_a_table_draw_under_forbid_with_drawn_history_is_searched() {
     let shuffled = Game::from_fen_and_moves(rules, SHUFFLED_FEN, &SHUFFLED).unwrap();
     let losing = Vec::new();
     assert_eq!(settle(&shuffled), HistoryVerdict::Unknown { losing });
-    // A budget too small to settle it, or a stop at once.
+    // A budget too small to settle it.
     let fresh = game(SHUFFLED_FEN, &[]);
-    let (verdict, nodes) = under_history(
-        tables(),
-        &fresh,
-        &ProofBudget {
-            nodes: 2,
-            stop: &|| false,
-        },
-        &mut ProofMemory::new(),
-    );
+    let (verdict, nodes) = under_history(tables(), &fresh, 2, &mut ProofMemory::new());
     assert!(matches!(verdict, HistoryVerdict::Unknown { .. }) && nodes <= 2);
 }
 
@@ -97,27 +85,24 @@ fn a_memory_keeps_what_a_proof_learnt_for_the_next_move() {
     // The same question again settles at its root, and two plies on along
     // the proof (a lion move, the dog's winning reply) the memory saves
     // work a fresh search does.
-    let budget = ProofBudget {
-        nodes: 1_000_000,
-        stop: &|| false,
-    };
+    let budget = 1_000_000;
     let mut memory = ProofMemory::new();
     let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
     let start = game(&early, &SHUFFLED[..2]);
-    let (first, spent) = under_history(tables(), &start, &budget, &mut memory);
+    let (first, spent) = under_history(tables(), &start, budget, &mut memory);
     assert_eq!(first, HistoryVerdict::Lost);
-    let (again, respent) = under_history(tables(), &start, &budget, &mut memory);
+    let (again, respent) = under_history(tables(), &start, budget, &mut memory);
     assert_eq!(again, first);
     assert!(respent <= 2 && respent < spent, "{respent} of {spent}");
     let mut on = start.clone();
     on.make(on.legal_moves()[0]);
-    let (HistoryVerdict::Won(winning), _) = under_history(tables(), &on, &budget, &mut memory)
+    let (HistoryVerdict::Won(winning), _) = under_history(tables(), &on, budget, &mut memory)
     else {
         panic!("the dog wins after the lion's move");
     };
     on.make(winning[0]);
-    let (fresh, fresh_spent) = under_history(tables(), &on, &budget, &mut ProofMemory::new());
-    let (kept, kept_spent) = under_history(tables(), &on, &budget, &mut memory);
+    let (fresh, fresh_spent) = under_history(tables(), &on, budget, &mut ProofMemory::new());
+    let (kept, kept_spent) = under_history(tables(), &on, budget, &mut memory);
     assert_eq!(kept, fresh);
     assert!(
         kept_spent < fresh_spent,
