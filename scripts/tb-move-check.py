@@ -10,6 +10,7 @@ call drawn into one they call won for the opponent.
 
     doushou analyse --game --json --depth 1 --tablebases tb4 games.pgn > marks.jsonl
     scripts/tb-move-check.py marks.jsonl [--list] [--engine PROGRAM --tables DIR [--prove NODES]]
+        [--mover NAME]
 
 `--list` also prints each draw lost and win thrown away (game, ply, FEN,
 move; for a draw lost, its opening and how its colour fared there), so a
@@ -34,6 +35,8 @@ history, from its start until the first one lost for the loser. A draw
 lost at the stretch's start was never the loser's to keep; one lost after
 a position proven held was lost by the loser's move from there (a real
 mistake); the rest are unknown within NODES positions.
+`--mover NAME` proves and lists the draws lost by that engine only (the
+proofs take minutes a draw; the table of counts still shows every engine).
 """
 import json
 import subprocess
@@ -202,12 +205,21 @@ def main():
         i = argv.index("--prove")
         prove = int(argv[i + 1])
         del argv[i:i + 2]
+    mover_only = None
+    if "--mover" in argv:
+        i = argv.index("--mover")
+        mover_only = argv[i + 1]
+        del argv[i:i + 2]
     args = [a for a in argv if a != "--list"]
     if len(args) != 1 or (program is None) != (tables is None) or (prove and not program):
         sys.exit(__doc__)
     with open(args[0]) as f:
         lines = f.readlines()
     counts, faults = check(lines)
+    if mover_only is not None:
+        if mover_only not in counts:
+            sys.exit(f"no engine named {mover_only} moved in {args[0]}: {', '.join(sorted(counts))}")
+        faults = [f for f in faults if f[1] == mover_only]
     columns = ["wins kept", "by the fastest win", "wins thrown away", "draws kept", "draws lost"]
     print("| mover | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
@@ -264,7 +276,7 @@ def main():
                       f"{mover}, game {number}, ply {ply['ply']}: {ply['fen']} {ply['move']}")
             else:
                 forced[mover] += 1
-        for mover in sorted(counts):
+        for mover in sorted(counts) if mover_only is None else [mover_only]:
             print(f"{mover}: draws lost {counts[mover]['draws lost']}, forced by the history "
                   f"{forced[mover]}, with a drawing move left {mistakes[mover]}")
 

@@ -220,7 +220,7 @@ fn probe_line(
         HistoryVerdict::Won(m) => {
             format!("{head} won ({spent} positions); winning: {}", listed(&m))
         }
-        HistoryVerdict::Held { losing } => {
+        HistoryVerdict::Held { losing, .. } => {
             format!(
                 "{head} held ({spent} positions); losing: {}",
                 listed(&losing)

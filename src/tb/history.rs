@@ -23,6 +23,7 @@ use super::set::{TableSet, plies_before_limit};
 use super::verdict::Verdict;
 use crate::rules::{Game, Move, Repetition, Side};
 use rustc_hash::FxHashMap;
+use std::time::Instant;
 
 /// What the history makes of a table draw, for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +35,8 @@ pub enum HistoryVerdict {
     Held {
         /// Moves proven to lose the draw.
         losing: Vec<Move>,
+        /// Moves proven to hold it (at least one).
+        holding: Vec<Move>,
     },
     /// The opponent forces it out of the draw, whatever the move.
     Lost,
@@ -79,8 +82,27 @@ impl ProofMemory {
     }
 }
 
+/// What a proof may spend: positions expanded, and a time it stops at
+/// (the engine's clock), if any. A number of positions alone is one.
+#[derive(Clone, Copy, Debug)]
+pub struct ProofBudget {
+    /// Positions expanded, over both questions (a win, then the draw kept).
+    pub positions: u64,
+    /// When to stop, settled or not.
+    pub deadline: Option<Instant>,
+}
+
+impl From<u64> for ProofBudget {
+    fn from(positions: u64) -> ProofBudget {
+        ProofBudget {
+            positions,
+            deadline: None,
+        }
+    }
+}
+
 /// What the history makes of the table draw at `game`'s position for the
-/// side to move, and the positions the search expanded (at most `nodes`,
+/// side to move, and the positions the search expanded (within `budget`,
 /// over both questions: a win, then the draw kept); `memory` holds
 /// what earlier searches of the same game learnt. `Unknown` unless the
 /// rules forbid repetition, the tables call the position drawn and every
@@ -88,9 +110,13 @@ impl ProofMemory {
 pub fn under_history(
     tb: &TableSet,
     game: &Game,
-    nodes: u64,
+    budget: impl Into<ProofBudget>,
     memory: &mut ProofMemory,
 ) -> (HistoryVerdict, u64) {
+    let ProofBudget {
+        positions: nodes,
+        deadline,
+    } = budget.into();
     let drawn = |p| tb.probe(p) == Some(Verdict::Draw);
     if game.rules().repetition != Repetition::Forbid || !game.window().all(drawn) {
         let losing = Vec::new();
@@ -101,19 +127,22 @@ pub fn under_history(
     }
     let us = game.position().side_to_move();
     let states = &mut memory.states;
-    let mut attack = Proof::new(tb, game.clone(), us, nodes / 2, states);
+    let mut attack = Proof::new(tb, game.clone(), us, (nodes / 2, deadline), states);
     if attack.prove() == PROVEN {
         let moves = attack.settled_moves(|(pn, _)| pn == 0);
         return (HistoryVerdict::Won(moves), attack.nodes);
     }
     let spent = attack.nodes;
     let rest = nodes.saturating_sub(spent);
-    let mut defence = Proof::new(tb, game.clone(), us.opponent(), rest, states);
+    let mut defence = Proof::new(tb, game.clone(), us.opponent(), (rest, deadline), states);
     let settled = defence.prove();
     let losing = defence.settled_moves(|(pn, _)| pn == 0);
     let verdict = match settled {
         PROVEN => HistoryVerdict::Lost,
-        REFUTED => HistoryVerdict::Held { losing },
+        REFUTED => {
+            let holding = defence.settled_moves(|(_, dn)| dn == 0);
+            HistoryVerdict::Held { losing, holding }
+        }
         _ => HistoryVerdict::Unknown { losing },
     };
     (verdict, spent + defence.nodes)
@@ -133,6 +162,20 @@ struct Proof<'a> {
     table: &'a mut FxHashMap<(u64, u64), Numbers>,
     nodes: u64,
     max_nodes: u64,
+    deadline: Option<Instant>,
+    /// The deadline has passed: every position on the line returns.
+    timed_out: bool,
+}
+
+/// How far the best move's number may grow before the search turns to
+/// the runner-up, whose number is `second`: a quarter beyond it, not just
+/// one (the 1+epsilon trick of Pawlewicz and Lew), so the search does not
+/// swing between two moves of nearly equal numbers, each swing
+/// re-expanding a subtree that no state table keeps whole.
+fn beyond(second: u32) -> u32 {
+    second
+        .saturating_add(1)
+        .max(second.saturating_add(second / 4))
 }
 
 /// A position key and its occurrence count, mixed (SplitMix64's finaliser).
@@ -148,7 +191,7 @@ impl<'a> Proof<'a> {
         tb: &'a TableSet,
         game: Game,
         attacker: Side,
-        max_nodes: u64,
+        (max_nodes, deadline): (u64, Option<Instant>),
         table: &'a mut FxHashMap<(u64, u64), Numbers>,
     ) -> Proof<'a> {
         // The root's window, as `make` would have hashed it move by move.
@@ -168,6 +211,8 @@ impl<'a> Proof<'a> {
             table,
             nodes: 0,
             max_nodes,
+            deadline,
+            timed_out: false,
         }
     }
 
@@ -264,6 +309,10 @@ impl<'a> Proof<'a> {
     /// move, so no state recurs on a line: the positions form no cycle.
     fn expand(&mut self, proof_limit: u32, disproof_limit: u32) -> Numbers {
         self.nodes += 1;
+        // The clock is read now and then, not at every position.
+        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out = true;
+        }
         let attacking = self.game.position().side_to_move() == self.attacker;
         let moves = self.game.legal_moves();
         let mut children: Vec<(Move, Numbers)> =
@@ -286,7 +335,7 @@ impl<'a> Proof<'a> {
             } else {
                 (sum_of(|n| n.0, &children), min_of(|n| n.1, &children))
             };
-            let out_of_budget = self.nodes >= self.max_nodes;
+            let out_of_budget = self.nodes >= self.max_nodes || self.timed_out;
             if numbers.0 >= proof_limit || numbers.1 >= disproof_limit || out_of_budget {
                 self.table.insert(self.state(), numbers);
                 return numbers;
@@ -309,13 +358,13 @@ impl<'a> Proof<'a> {
             let (m, (pn, dn)) = children[best];
             let limits = if attacking {
                 (
-                    proof_limit.min(second.saturating_add(1)),
+                    proof_limit.min(beyond(second)),
                     disproof_limit - numbers.1 + dn,
                 )
             } else {
                 (
                     proof_limit - numbers.0 + pn,
-                    disproof_limit.min(second.saturating_add(1)),
+                    disproof_limit.min(beyond(second)),
                 )
             };
             self.make(m);
