@@ -128,6 +128,8 @@ impl Searcher {
         let mut result = self.run_threads(&shared, game, &clock, &bounds, listener);
         if let Some(skill) = skill {
             play_at_level(&skill, &mut result, game);
+        } else if let Some(tb) = tables.filter(|_| table_draw && !limits.infinite) {
+            self.hold_by_proof(tb, game, &clock, &bounds, &mut result, listener);
         }
         if table_draw {
             result.score = as_table_draw(result.score);
@@ -212,6 +214,63 @@ impl Searcher {
         }
     }
 
+    /// Under `Repetition=forbid` a search among table draws can give up a
+    /// root that holds: a loss the history forces on one path is stored
+    /// with its position alone, and met again on another path whose
+    /// history leaves a drawing move free (one game's root scored every
+    /// move mated in 8 where one held, which a search of that move alone
+    /// saw). Where the search scores the root lost, the proof with the
+    /// history (exact, `tb::under_history`) decides; a move it proves to
+    /// hold is played instead, scored as the draw it is.
+    fn hold_by_proof(
+        &self,
+        tb: &TableSet,
+        game: &Game,
+        clock: &Clock,
+        bounds: &Bounds,
+        result: &mut SearchResult,
+        listener: &dyn Listener,
+    ) {
+        let percent = self.options.params.history_proof_percent();
+        let lost = result.score <= -score::TB_BOUND;
+        if game.rules().repetition != Repetition::Forbid || percent == 0 || !lost {
+            return;
+        }
+        if bounds.multipv > 1 {
+            return;
+        }
+        let budget = tb::ProofBudget {
+            positions: PROOF_POSITIONS,
+            deadline: clock.deadline_after_search(percent as u64),
+        };
+        let (verdict, spent) = tb::under_history(tb, game, budget, &mut tb::ProofMemory::new());
+        let said = match &verdict {
+            tb::HistoryVerdict::Won(_) => "won",
+            tb::HistoryVerdict::Held { .. } => "held",
+            tb::HistoryVerdict::Lost => "lost",
+            tb::HistoryVerdict::Unknown { .. } => "unknown",
+        };
+        log::info!("root given up: the history proof says {said} in {spent} positions");
+        let tb::HistoryVerdict::Held { holding, .. } = verdict else {
+            return;
+        };
+        let allowed = |m: &Move| bounds.searchmoves.is_empty() || bounds.searchmoves.contains(m);
+        let Some(&hold) = holding.iter().find(|m| allowed(m)) else {
+            return;
+        };
+        listener.message(&format!(
+            "the search saw every move lose; the history proof holds the draw with {hold} ({spent} positions)"
+        ));
+        *result = SearchResult {
+            best_move: hold,
+            ponder_move: None,
+            score: 0,
+            pv: vec![hold],
+            lines: vec![(0, vec![hold])],
+            ..std::mem::take(result)
+        };
+    }
+
     /// What the main thread is limited by: the user's limits, one ply for
     /// a single legal move on the clock, and the caps of a weaker level
     /// (which also keeps a few lines to choose from).
@@ -251,6 +310,11 @@ impl Searcher {
         (bounds, skill)
     }
 }
+
+/// Positions the proof of a given-up root may expand (some 10 MB of
+/// states), whatever the clock leaves; the roots seen settled in 1,500 to
+/// 15,000.
+const PROOF_POSITIONS: u64 = 200_000;
 
 /// A weaker level's move: one of its lines, chosen by [`Skill::choose`].
 fn play_at_level(skill: &Skill, result: &mut SearchResult, game: &Game) {

@@ -137,6 +137,21 @@ impl Clock {
         Some(now.saturating_sub(self.deadline_base_ms.load(Ordering::Relaxed)))
     }
 
+    /// When work after the search (a proof of the root) must end: a share
+    /// (`percent`) of the move's planned time from now, never past the
+    /// hard deadline; under a fixed time, its end. `None` when untimed (or
+    /// pondering): then only the work's own budget bounds it.
+    pub fn deadline_after_search(&self, percent: u64) -> Option<Instant> {
+        let (optimum, maximum, used) = (self.optimum_ms?, self.maximum_ms?, self.used_ms()?);
+        let extra = if self.fixed {
+            0
+        } else {
+            optimum * percent / 100
+        };
+        let left = maximum.saturating_sub(used);
+        Some(Instant::now() + std::time::Duration::from_millis(extra.min(left)))
+    }
+
     /// Whether the hard deadline has passed: the search must stop now.
     pub fn must_stop_now(&self) -> bool {
         match (self.maximum_ms, self.used_ms()) {
