@@ -237,7 +237,7 @@ impl Searcher {
             return;
         }
         if bounds.multipv > 1 {
-            return;
+            return; // several lines are analysis: the search's own
         }
         let budget = tb::ProofBudget {
             positions: PROOF_POSITIONS,

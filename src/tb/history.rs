@@ -113,10 +113,7 @@ pub fn under_history(
     budget: impl Into<ProofBudget>,
     memory: &mut ProofMemory,
 ) -> (HistoryVerdict, u64) {
-    let ProofBudget {
-        positions: nodes,
-        deadline,
-    } = budget.into();
+    let budget = budget.into();
     let drawn = |p| tb.probe(p) == Some(Verdict::Draw);
     if game.rules().repetition != Repetition::Forbid || !game.window().all(drawn) {
         let losing = Vec::new();
@@ -127,14 +124,21 @@ pub fn under_history(
     }
     let us = game.position().side_to_move();
     let states = &mut memory.states;
-    let mut attack = Proof::new(tb, game.clone(), us, (nodes / 2, deadline), states);
+    let half = ProofBudget {
+        positions: budget.positions / 2,
+        ..budget
+    };
+    let mut attack = Proof::new(tb, game.clone(), us, half, states);
     if attack.prove() == PROVEN {
         let moves = attack.settled_moves(|(pn, _)| pn == 0);
         return (HistoryVerdict::Won(moves), attack.nodes);
     }
     let spent = attack.nodes;
-    let rest = nodes.saturating_sub(spent);
-    let mut defence = Proof::new(tb, game.clone(), us.opponent(), (rest, deadline), states);
+    let rest = ProofBudget {
+        positions: budget.positions.saturating_sub(spent),
+        ..budget
+    };
+    let mut defence = Proof::new(tb, game.clone(), us.opponent(), rest, states);
     let settled = defence.prove();
     let losing = defence.settled_moves(|(pn, _)| pn == 0);
     let verdict = match settled {
@@ -161,8 +165,7 @@ struct Proof<'a> {
     /// The numbers of the states searched, by [`Proof::state`].
     table: &'a mut FxHashMap<(u64, u64), Numbers>,
     nodes: u64,
-    max_nodes: u64,
-    deadline: Option<Instant>,
+    budget: ProofBudget,
     /// The deadline has passed: every position on the line returns.
     timed_out: bool,
 }
@@ -191,7 +194,7 @@ impl<'a> Proof<'a> {
         tb: &'a TableSet,
         game: Game,
         attacker: Side,
-        (max_nodes, deadline): (u64, Option<Instant>),
+        budget: ProofBudget,
         table: &'a mut FxHashMap<(u64, u64), Numbers>,
     ) -> Proof<'a> {
         // The root's window, as `make` would have hashed it move by move.
@@ -210,8 +213,7 @@ impl<'a> Proof<'a> {
             closed: Vec::new(),
             table,
             nodes: 0,
-            max_nodes,
-            deadline,
+            budget,
             timed_out: false,
         }
     }
@@ -310,7 +312,9 @@ impl<'a> Proof<'a> {
     fn expand(&mut self, proof_limit: u32, disproof_limit: u32) -> Numbers {
         self.nodes += 1;
         // The clock is read now and then, not at every position.
-        if self.nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(1024)
+            && self.budget.deadline.is_some_and(|d| Instant::now() >= d)
+        {
             self.timed_out = true;
         }
         let attacking = self.game.position().side_to_move() == self.attacker;
@@ -335,7 +339,7 @@ impl<'a> Proof<'a> {
             } else {
                 (sum_of(|n| n.0, &children), min_of(|n| n.1, &children))
             };
-            let out_of_budget = self.nodes >= self.max_nodes || self.timed_out;
+            let out_of_budget = self.nodes >= self.budget.positions || self.timed_out;
             if numbers.0 >= proof_limit || numbers.1 >= disproof_limit || out_of_budget {
                 self.table.insert(self.state(), numbers);
                 return numbers;
