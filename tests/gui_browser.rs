@@ -474,10 +474,24 @@ fn games_end_are_recorded_and_can_be_taken_back() {
         "position",
         serde_json::json!({"fen": "startpos moves g3g4 a7a6 g4g5"}),
     );
+    // A key acts on the page's own copy of the state: each waits until the
+    // page has drawn the last one, or End could be pressed at the old ply.
+    let page_at = |ply: u64| {
+        browser.script(&format!(
+            "return state !== null && state.moves.length === 3 && state.ply === {ply};"
+        )) == true
+    };
+    wait_for("the record on the page", TIMEOUT, || {
+        page_at(3).then_some(())
+    });
     browser.key("Home");
-    wait_for("Home", TIMEOUT, || (state()["ply"] == 0).then_some(()));
+    wait_for("Home", TIMEOUT, || {
+        (state()["ply"] == 0 && page_at(0)).then_some(())
+    });
     browser.key("End");
-    wait_for("End", TIMEOUT, || (state()["ply"] == 3).then_some(()));
+    wait_for("End", TIMEOUT, || {
+        (state()["ply"] == 3 && page_at(3)).then_some(())
+    });
 
     // The .pgn file downloads the record.
     let downloaded = browser.script(
