@@ -546,6 +546,11 @@ fn the_binary_generates_resumes_and_probes() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert!(lines[0].starts_with("draw history held ("), "{out}");
+    let holding = lines[0].split("; holding: ").nth(1).unwrap_or("");
+    let (holding, losing) = holding.split_once("; losing: ").unwrap_or(("", ""));
+    assert!(!holding.is_empty(), "{out}");
+    assert!(losing.split(' ').any(|m| m == "e2f2"), "{out}");
+    assert!(!holding.split(' ').any(|m| m == "e2f2"), "{out}");
     assert!(lines[1].starts_with("draw history won ("), "{out}");
     assert!(
         lines[1]

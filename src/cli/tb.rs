@@ -83,9 +83,9 @@ pub struct ProbeArgs {
     pub positions: Vec<String>,
     /// For each table draw under `Repetition=forbid`, also prove what the
     /// game's history makes of it, in at most NODES positions: `draw
-    /// history won (N positions); winning: MOVES`, `held ...; losing:
-    /// MOVES` (the moves proven to lose the draw), `lost ...` or `unknown
-    /// ...; losing: MOVES`. A position may then be followed by `moves ...`,
+    /// history won (N positions); winning: MOVES`, `held ...; holding:
+    /// MOVES; losing: MOVES` (the moves proven to hold and to lose the
+    /// draw), `lost ...` or `unknown ...; losing: MOVES`. A position may then be followed by `moves ...`,
     /// the game that led to it (its history). What one line's proof
     /// settled serves the next.
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -215,23 +215,15 @@ fn probe_line(
         let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
         moves.join(" ")
     };
-    let head = format!("{verdict} history");
+    let head = format!("{verdict} history {} ({spent} positions)", found.word());
     Ok(match found {
-        HistoryVerdict::Won(m) => {
-            format!("{head} won ({spent} positions); winning: {}", listed(&m))
-        }
-        HistoryVerdict::Held { losing, .. } => {
-            format!(
-                "{head} held ({spent} positions); losing: {}",
-                listed(&losing)
-            )
-        }
-        HistoryVerdict::Lost => format!("{head} lost ({spent} positions)"),
-        HistoryVerdict::Unknown { losing } => {
-            format!(
-                "{head} unknown ({spent} positions); losing: {}",
-                listed(&losing)
-            )
-        }
+        HistoryVerdict::Won(m) => format!("{head}; winning: {}", listed(&m)),
+        HistoryVerdict::Held { losing, holding } => format!(
+            "{head}; holding: {}; losing: {}",
+            listed(&holding),
+            listed(&losing)
+        ),
+        HistoryVerdict::Lost => head,
+        HistoryVerdict::Unknown { losing } => format!("{head}; losing: {}", listed(&losing)),
     })
 }

@@ -244,13 +244,10 @@ impl Searcher {
             deadline: clock.deadline_after_search(percent as u64),
         };
         let (verdict, spent) = tb::under_history(tb, game, budget, &mut tb::ProofMemory::new());
-        let said = match &verdict {
-            tb::HistoryVerdict::Won(_) => "won",
-            tb::HistoryVerdict::Held { .. } => "held",
-            tb::HistoryVerdict::Lost => "lost",
-            tb::HistoryVerdict::Unknown { .. } => "unknown",
-        };
-        log::info!("root given up: the history proof says {said} in {spent} positions");
+        log::info!(
+            "root given up: the history proof says {} in {spent} positions",
+            verdict.word()
+        );
         let tb::HistoryVerdict::Held { holding, .. } = verdict else {
             return;
         };

@@ -48,6 +48,18 @@ pub enum HistoryVerdict {
     },
 }
 
+impl HistoryVerdict {
+    /// The verdict in one word: `won`, `held`, `lost` or `unknown`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            HistoryVerdict::Won(_) => "won",
+            HistoryVerdict::Held { .. } => "held",
+            HistoryVerdict::Lost => "lost",
+            HistoryVerdict::Unknown { .. } => "unknown",
+        }
+    }
+}
+
 /// Proof and disproof numbers: how many positions must still be proven,
 /// or refuted, to settle one.
 type Numbers = (u32, u32);
