@@ -5,26 +5,18 @@
 
 mod common;
 
-use common::BIN;
+use common::{BIN, temp_dir};
 use doushou::engine::score::Score;
 use doushou::engine::search::{Listener, SearchInfo, Silent};
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{
-    Animal, DEN, Game, Move, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER,
+    Animal, DEN, Game, Outcome, Piece, Position, Rules, SQUARES, Side, Square, WATER,
 };
 use doushou::tb::{self, Material, TableSet, Verdict};
-use doushou::util::rng::SplitMix64;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("doushou-tb-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The 3-piece materials the tests solve: a lion and a rat against a tiger
 /// (jumps blocked by rats), and an elephant against a cat and a rat.
@@ -744,134 +736,4 @@ fn under_forbid_a_table_draw_the_history_has_lost_is_reported_lost() {
     let budget = 100_000;
     let (verdict, _) = tb::under_history(set, &game, budget, &mut tb::ProofMemory::new());
     assert_eq!(verdict, tb::HistoryVerdict::Lost);
-}
-
-#[test]
-fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played() {
-    // Two positions of bench-positions/tb-draws-lost.txt with four pieces
-    // (elephant and rat against elephant and wolf), where the engine lost a
-    // table draw to the game's history. The proof under the history finds
-    // them lost whatever Blue plays (the suite's "holds" only held as far
-    // as a search saw), and the game's opening won for Red from the start.
-    let suite = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("bench-positions")
-        .join("tb-draws-lost.txt");
-    let entries = doushou::tools::races::read_suite_file(&suite).unwrap();
-    let dir = temp_dir("squeeze");
-    let budget = 1_000_000;
-    for entry in [&entries[0], &entries[3]] {
-        let spec = &entry.position;
-        let game = Game::from_fen_and_moves(entry.rules, &spec.fen, &spec.moves).unwrap();
-        let material = Material::of(game.position());
-        assert_eq!(material.pieces().len(), 4, "{}", spec.fen);
-        let set = tb::generate(&dir, entry.rules, &[material.canonical()], |_| {}).unwrap();
-        assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-        let (verdict, _) = tb::under_history(&set, &game, budget, &mut tb::ProofMemory::new());
-        assert_eq!(
-            verdict,
-            tb::HistoryVerdict::Lost,
-            "{} {:?}",
-            spec.fen,
-            spec.moves
-        );
-        let opening = Game::from_fen_and_moves(entry.rules, &spec.fen, &[] as &[&str]).unwrap();
-        let (verdict, _) = tb::under_history(&set, &opening, budget, &mut tb::ProofMemory::new());
-        assert!(matches!(verdict, tb::HistoryVerdict::Won(_)), "{verdict:?}");
-    }
-    // The proof's strategy from that opening against Blue's random moves,
-    // then the tables' fastest win once Blue leaves the draw: the game
-    // ends in Red's win, refereed by the rules (the history included).
-    let entry = &entries[0];
-    let set = TableSet::load(&dir, entry.rules).unwrap();
-    let mut memory = tb::ProofMemory::new();
-    let mut rng = SplitMix64::new(29);
-    for _ in 0..4 {
-        let mut game = Game::new(entry.rules, entry.position.fen.parse().unwrap());
-        while game.outcome().is_none() {
-            let legal = game.legal_moves();
-            let m = if game.position().side_to_move() == Side::Blue {
-                legal[rng.below(legal.len())]
-            } else if set.probe(game.position()) == Some(Verdict::Draw) {
-                match tb::under_history(&set, &game, budget, &mut memory).0 {
-                    tb::HistoryVerdict::Won(winning) => winning[0],
-                    other => panic!("{other:?} after {:?}", game.moves_played()),
-                }
-            } else {
-                let ranked = set.rank_moves(game.position()).unwrap();
-                ranked
-                    .into_iter()
-                    .find(|(m, _)| legal.contains(m))
-                    .unwrap()
-                    .0
-            };
-            game.make(m);
-        }
-        let outcome = game.outcome().unwrap();
-        assert!(
-            matches!(
-                outcome,
-                Outcome::Win {
-                    winner: Side::Red,
-                    ..
-                }
-            ),
-            "{outcome:?} after {:?}",
-            game.moves_played()
-        );
-    }
-}
-
-#[test]
-fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
-    // A game of the tables-against-plain match (endings45, 1+0.01): Blue's
-    // dog and elephant against Red's lion and elephant, 22 plies before the
-    // no-capture limit, the dog and lion shuffling by Red's den. Only a2a3
-    // keeps the draw under the history; the search stores losses the
-    // history forces on one path and meets them on another, scores every
-    // move mated in 8 and played a2b2, which loses.
-    const FEN: &str = "7/2dew2/7/7/7/7/7/5L1/6E b 0 103";
-    let moves = "e8f8 g1g2 c8c7 g2g3 c7b7 f2f3 b7a7 g3g4 a7a6 g4g5 a6a5 g5g6 a5a4 f3e3 f8f7 \
-        g6g7 a4a3 g7f7 a3a2 e3e2 a2b2 e2d2 b2b1 d2c2 d8e8 c2c1 b1b2 c1c2 b2b1 c2c1 \
-        b1b2 c1c2 b2a2 c2b2 a2a1 b2c2 a1a2 c2b2 a2a1 b2c2 e8d8 c2b2 d8d7 b2b1 a1a2 \
-        b1b2 a2a1 b2b1 a1a2 b1c1 a2a1 c1c2 a1b1 c2c1 b1b2 c1c2 b2b3 c2c3 b3b2 c3c2 \
-        b2b1 f7f8 d7e7 c2c1 b1b2 c1c2 b2b3 f8g8 e7d7 g8f8 d7e7 f8g8 e7e8 g8g7 b3a3 \
-        c2b2 e8e7 g7g8 e7d7 b2b3 a3a2 b3b2 a2a1 b2b1 a1a2 g8f8 d7e7 b1b2 a2a1 b2b1 \
-        a1a2 b1b2 a2a3 b2c2 a3a2 c2c1";
-    let moves: Vec<&str> = moves.split_whitespace().collect();
-    let game = Game::from_fen_and_moves(Rules::JUNGLE, FEN, &moves).unwrap();
-    let dir = temp_dir("given-up");
-    let material = Material::of(game.position());
-    let set = tb::generate(&dir, Rules::JUNGLE, &[material.canonical()], |_| {}).unwrap();
-    assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-    let (verdict, _) = tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new());
-    let tb::HistoryVerdict::Held { holding, losing } = verdict else {
-        panic!("{verdict:?}");
-    };
-    assert_eq!(
-        holding.iter().map(Move::to_string).collect::<Vec<_>>(),
-        ["a2a3"]
-    );
-    assert!(losing.iter().any(|m| m.to_string() == "a2b2"), "{losing:?}");
-    let search = |proof_percent: &str| {
-        let mut engine = Engine::new();
-        engine
-            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
-            .unwrap();
-        engine
-            .set_option("HISTORY_PROOF_PERCENT", Some(proof_percent))
-            .unwrap();
-        engine.set_position(FEN, &moves).unwrap();
-        let limits = GoLimits {
-            depth: Some(16),
-            ..GoLimits::default()
-        };
-        let r = engine.search(&limits, &Silent).unwrap();
-        (r.best_move.to_string(), Score::from_internal(r.score))
-    };
-    let (given_up, score) = search("0");
-    assert!(
-        matches!(score, Score::Mate(n) if n < 0),
-        "{given_up} {score}"
-    );
-    assert_eq!(search("50"), ("a2a3".to_string(), Score::Cp(0)));
 }

@@ -360,7 +360,8 @@ enum TableRoot {
     /// A win or loss that stands under the no-capture limit: the fastest win
     /// or the longest loss is played without a search.
     Decided(Box<SearchResult>),
-    /// A draw: the search chooses among the moves that keep it.
+    /// A draw: the search chooses among the moves that keep it (and those
+    /// into a loss the no-capture limit may overturn).
     Drawing(Vec<Move>),
     /// Not in the tables, or a verdict the no-capture limit may overturn.
     Unknown,
@@ -398,10 +399,18 @@ fn table_root(tb: &TableSet, game: &Game, limits: &GoLimits, start: Instant) -> 
     let Some(&(best, verdict)) = ranked.first() else {
         return TableRoot::Unknown;
     };
-    let Some(score) = score::table_score(verdict, 0, tb::plies_before_limit(game.rules(), pos))
-    else {
+    let left = tb::plies_before_limit(game.rules(), pos);
+    let Some(score) = score::table_score(verdict, 0, left) else {
         if verdict == Verdict::Draw {
-            let drawing = ranked.iter().filter(|(_, v)| *v == Verdict::Draw);
+            // A loss too long for the no-capture limit may be a draw too
+            // (unless the opponent captures on the way): the search judges
+            // it with the others. Leaving it out can leave only draws the
+            // history loses.
+            let drawing = ranked.iter().filter(|(_, v)| match *v {
+                Verdict::Draw => true,
+                Verdict::Loss(plies) => plies > left,
+                Verdict::Win(_) => false,
+            });
             return TableRoot::Drawing(drawing.map(|(m, _)| *m).collect());
         }
         return TableRoot::Unknown;

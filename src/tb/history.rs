@@ -6,13 +6,17 @@
 //! over positions *with* their history, from the game at hand.
 //!
 //! The search stays within the tables' drawn positions of the material on
-//! the board and ends where they do:
+//! the board, and the attacker's wins too long for the no-capture limit
+//! (no draws: a capture on the way starts the count afresh; the
+//! defender's are taken as held, as the limit at least draws them but for
+//! the history), and ends where they do:
 //! - a move that leaves the opponent in a position the tables call lost
 //!   for it, in no more plies than the no-capture limit leaves, wins. That
 //!   win stands under `forbid` when every position since the last capture
-//!   was a table draw (checked before the search): the winner's fastest
-//!   line never meets them (their verdict differs) nor itself (its
-//!   distance falls);
+//!   was a table draw (checked before the search) or a win too long for
+//!   the limit then: the winner's fastest line never meets them (their
+//!   verdict, or their distance, which exceeds what the limit leaves)
+//!   nor itself (its distance falls);
 //! - a side without a legal move loses (the history forbids them all);
 //! - the no-capture limit ends it in a draw.
 //!
@@ -301,7 +305,16 @@ impl<'a> Proof<'a> {
         // A win or loss counts if it fits in what the no-capture limit leaves.
         let fits = |plies| plies <= plies_before_limit(self.game.rules(), pos);
         let attacker_wins = match self.tb.probe(pos) {
-            Some(Verdict::Draw) => {
+            Some(Verdict::Win(plies)) if fits(plies) => to_move == self.attacker,
+            Some(Verdict::Loss(plies)) if fits(plies) => to_move != self.attacker,
+            // The defender's win too long for the limit: at worst a draw
+            // for it (the history aside).
+            Some(Verdict::Win(_)) if to_move != self.attacker => false,
+            Some(Verdict::Loss(_)) if to_move == self.attacker => false,
+            // A draw, or the attacker's win too long for the limit, which
+            // is no draw either: it may capture on the way and start the
+            // count afresh. Both are searched on.
+            Some(_) => {
                 if self.game.draw_reason().is_some() {
                     return Some(REFUTED);
                 }
@@ -311,9 +324,7 @@ impl<'a> Proof<'a> {
                 // No legal move loses.
                 to_move != self.attacker
             }
-            Some(Verdict::Win(plies)) if fits(plies) => to_move == self.attacker,
-            Some(Verdict::Loss(plies)) if fits(plies) => to_move != self.attacker,
-            _ => false,
+            None => false,
         };
         Some(if attacker_wins { PROVEN } else { REFUTED })
     }

@@ -25,6 +25,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// A fresh, empty directory for this test process's files called `name`.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("doushou-tb-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Every 2-piece table under the default rules, made once per test binary
 /// by `doushou tb generate` (a fraction of a second) into a temporary directory.
 pub fn two_piece_tables() -> &'static Path {
