@@ -30,11 +30,11 @@ other games: where the loser's colour lost every game from that starting
 position, with each engine playing it, the opening itself is counted as
 lost for that colour ("lost by either engine") -- a sign, not a proof.
 `--prove NODES` (with `--engine` and `--tables`) proves it: `tb probe
---history NODES` settles each position of the stretch, with the game's
-history, from its start until the first one lost for the loser. A draw
-lost at the stretch's start was never the loser's to keep; one lost after
-a position proven held was lost by the loser's move from there (a real
-mistake); the rest are unknown within NODES positions.
+--history NODES` settles the loser's positions of the stretch, with the
+game's history, back from the move that lost the draw to the latest one
+proven held. A draw lost at the stretch's start was never the loser's to
+keep; one lost after a position proven held was lost by the loser's move
+from there (a real mistake); the rest are unknown within NODES positions.
 `--mover NAME` proves and lists the draws lost by that engine only (the
 proofs take minutes a draw; the table of counts still shows every engine).
 """
@@ -135,9 +135,13 @@ class HistoryProver:
 def when_lost(program, tables, game, index, nodes):
     """Where the draw that move `index` of `game` lost was lost, proven with
     the game's history, from the loser's positions of its stretch of table
-    draws: ("start", i) when the first was already lost, ("mistake", i)
-    when the loser's move i went from a position proven held to the first
-    one proven lost, ("unknown", None) otherwise."""
+    draws, walked back from the move: ("mistake", i) at the latest position
+    i proven held (the loser's move there lost it: every later one of its
+    positions is proven lost), ("start", i) when every one back to the
+    stretch's start i is proven lost, ("unknown", None) when the walk meets
+    one it cannot settle. Walking forward instead would stop at the first
+    position lost and miss a draw the opponent gave back and the loser lost
+    again later."""
     moves = game["moves"]
     loser = moves[index]["side"]
     start = index
@@ -148,17 +152,17 @@ def when_lost(program, tables, game, index, nodes):
         start -= 1
     prover = HistoryProver(program, tables, game, nodes)
     try:
-        previous = None
-        for i in range(start, index + 1):
+        first = None
+        for i in range(index, start - 1, -1):
             if moves[i]["side"] != loser:
                 continue
             verdict = prover.before(i)
-            if verdict == "lost":
-                if previous is None:
-                    return "start", i
-                return ("mistake", previous[0]) if previous[1] == "held" else ("unknown", None)
-            previous = (i, verdict)
-        return "unknown", None
+            if verdict == "held":
+                return "mistake", i
+            if verdict != "lost":
+                return "unknown", None
+            first = i
+        return "start", first
     finally:
         prover.close()
 
