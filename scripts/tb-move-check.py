@@ -6,7 +6,9 @@ run over a match's PGN (a shallow `--depth 1` is enough: only the tables'
 marks are used) and counts, per engine, what each move did to the tables'
 verdict: wins kept (and how many by the fastest win), wins thrown away,
 draws kept, draws lost. A draw lost is a move from a position the tables
-call drawn into one they call won for the opponent.
+call drawn into one they call won for the opponent. A win or loss longer
+than the no-capture limit leaves is read as a draw (the limit comes
+first, unless a capture on the way starts its count afresh).
 
     doushou analyse --game --json --depth 1 --tablebases tb4 games.pgn > marks.jsonl
     scripts/tb-move-check.py marks.jsonl [--list] [--engine PROGRAM --tables DIR [--prove NODES]]
@@ -49,6 +51,24 @@ def verdict_after(moves, i, final):
     return moves[i + 1]["tablebase"] if i + 1 < len(moves) else final
 
 
+def no_capture_limit(game):
+    """The plies without a capture that draw `game` (0: no limit)."""
+    rules = dict(kv.split("=") for kv in game["rules"].split())
+    return int(rules.get("NoCaptureLimit", 0))
+
+
+def read(verdict, clock, limit):
+    """`verdict` as the game can meet it: a win or loss longer than the
+    plies the no-capture limit leaves after `clock` is read as a draw (the
+    engine searches it too). It may still be won by a capture on the way;
+    a loss that comes so is not counted against the loser's moves."""
+    if verdict is None or verdict["verdict"] == "draw" or limit == 0:
+        return verdict
+    if verdict["plies"] > limit - clock:
+        return {"verdict": "draw", "plies": None}
+    return verdict
+
+
 def check(lines):
     counts = defaultdict(lambda: defaultdict(int))
     faults = []
@@ -58,9 +78,18 @@ def check(lines):
             continue  # an error line
         tags = game["tags"]
         moves = game["moves"]
+        limit = no_capture_limit(game)
         for i, ply in enumerate(moves):
-            before = ply["tablebase"]
-            after = verdict_after(moves, i, game["final_tablebase"])
+            clock = int(ply["fen"].split()[2])
+            before = read(ply["tablebase"], clock, limit)
+            # The clock after the move: a capture starts it again, and then
+            # the verdict after it is the new material's.
+            # The clock after the move (after the last one, as if it took
+            # nothing: the game is over, at a verdict of no plies, or at
+            # the limit).
+            after_clock = int(moves[i + 1]["fen"].split()[2]) if i + 1 < len(moves) \
+                else clock + 1
+            after = read(verdict_after(moves, i, game["final_tablebase"]), after_clock, limit)
             if before is None or after is None:
                 continue
             mover = tags.get("Red" if ply["side"] == "red" else "Blue", ply["side"])
