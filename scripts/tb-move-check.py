@@ -34,9 +34,12 @@ lost for that colour ("lost by either engine") -- a sign, not a proof.
 `--prove NODES` (with `--engine` and `--tables`) proves it: `tb probe
 --history NODES` settles the loser's positions of the stretch, with the
 game's history, back from the move that lost the draw to the latest one
-proven held. A draw lost at the stretch's start was never the loser's to
-keep; one lost after a position proven held was lost by the loser's move
-from there (a real mistake); the rest are unknown within NODES positions.
+proven held, past those it cannot settle. A draw lost at the stretch's
+start was never the loser's to keep; one lost after a position proven
+held was lost by the loser's move from there, or by a later one before
+the first position proven lost (a real mistake: the opponent's moves
+cannot lose a held draw for it); the rest are unknown within NODES
+positions.
 `--mover NAME` proves and lists the draws lost by that engine only (the
 proofs take minutes a draw; the table of counts still shows every engine).
 """
@@ -153,8 +156,10 @@ class HistoryProver:
         line = self.game["fen"] + (" moves " + " ".join(played) if played else "")
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        return answer.split()[2] if answer.startswith("draw history") else answer.strip()
+        words = self.process.stdout.readline().split()
+        # "draw history held (...)", "loss 20 history lost (...)", or the
+        # tables' verdict where they settle it ("win 7").
+        return words[words.index("history") + 1] if "history" in words else " ".join(words)
 
     def close(self):
         self.process.stdin.close()
@@ -163,35 +168,46 @@ class HistoryProver:
 
 def when_lost(program, tables, game, index, nodes):
     """Where the draw that move `index` of `game` lost was lost, proven with
-    the game's history, from the loser's positions of its stretch of table
-    draws, walked back from the move: ("mistake", i) at the latest position
-    i proven held (the loser's move there lost it: every later one of its
-    positions is proven lost), ("start", i) when every one back to the
-    stretch's start i is proven lost, ("unknown", None) when the walk meets
-    one it cannot settle. Walking forward instead would stop at the first
-    position lost and miss a draw the opponent gave back and the loser lost
-    again later."""
+    the game's history over the loser's positions of its stretch of table
+    draws, walked back from the move:
+    - ("mistake", i, j): position i is proven held and position j (the
+      first proven lost after it, or the one the move `index` led to) lost:
+      one of the loser's moves from i to before j lost the draw (that of i
+      itself when no position between is left unsettled); a held draw
+      is lost by its keeper's move alone, never by the opponent's;
+    - ("start", i, None): every position back to the stretch's start i is
+      proven lost, so the draw was never the loser's to keep;
+    - ("unknown", None, None): neither.
+    The walk goes back past positions it cannot settle. Walking forward
+    instead would stop at the first position lost and miss a draw the
+    opponent gave back and the loser lost again later."""
     moves = game["moves"]
     loser = moves[index]["side"]
+    limit = no_capture_limit(game)
     start = index
     # Back to the last capture (a clock of 0) or the game's start, through
-    # table draws: the positions the history holds.
-    while start > 0 and int(moves[start]["fen"].split()[2]) > 0 \
-            and (moves[start - 1]["tablebase"] or {}).get("verdict") == "draw":
+    # table draws (as the game can meet them): the positions the history
+    # holds.
+    while start > 0 and int(moves[start]["fen"].split()[2]) > 0:
+        clock = int(moves[start - 1]["fen"].split()[2])
+        if (read(moves[start - 1]["tablebase"], clock, limit) or {}).get("verdict") != "draw":
+            break
         start -= 1
     prover = HistoryProver(program, tables, game, nodes)
     try:
-        first = None
+        lost_from = index + 1
+        settled = True
         for i in range(index, start - 1, -1):
             if moves[i]["side"] != loser:
                 continue
             verdict = prover.before(i)
             if verdict == "held":
-                return "mistake", i
-            if verdict != "lost":
-                return "unknown", None
-            first = i
-        return "start", first
+                return "mistake", i, lost_from
+            if verdict == "lost":
+                lost_from = i
+            else:
+                settled = False
+        return ("start", lost_from, None) if settled else ("unknown", None, None)
     finally:
         prover.close()
 
@@ -206,7 +222,8 @@ def engine_lines(program, commands):
 def had_drawing_move(program, tables, game, index):
     """Whether the mover of move `index` of `game` had a legal move (with the
     game's history) after which the tables do not call the position won for
-    the opponent; answers (kept, legal) where kept lists those moves."""
+    the opponent (in what the no-capture limit leaves); answers (kept,
+    legal) where kept lists those moves."""
     start = f"position fen {game['fen']}"
     played = [m["move"] for m in game["moves"][:index]]
     rules = rule_commands(game)
@@ -218,7 +235,15 @@ def had_drawing_move(program, tables, game, index):
         fens.append(next(l.split(": ", 1)[1] for l in lines if l.startswith("Fen: ")))
     probe = subprocess.run([program, "tb", "probe", "--path", tables] + fens,
                            capture_output=True, text=True).stdout.splitlines()
-    kept = [mv for mv, verdict in zip(legal, probe) if not verdict.startswith("win")]
+    limit = no_capture_limit(game)
+
+    def lost(fen, answer):
+        words = answer.split()
+        if words[0] != "win":
+            return False
+        verdict = {"verdict": "win", "plies": int(words[1])}
+        return read(verdict, int(fen.split()[2]), limit)["verdict"] == "win"
+    kept = [mv for mv, fen, answer in zip(legal, fens, probe) if not lost(fen, answer)]
     return kept, legal
 
 
@@ -276,10 +301,15 @@ def main():
             if kind != "draw lost":
                 continue
             game = games[number]
-            when, i = when_lost(program, tables, game, game["moves"].index(ply), prove)
+            index = game["moves"].index(ply)
+            when, i, j = when_lost(program, tables, game, index, prove)
             proved[mover][when] += 1
             if "--list" in sys.argv and when != "start":
-                at = f" at ply {game['moves'][i]['ply']}" if i is not None else ""
+                at = ""
+                if when == "mistake":
+                    at = f" at ply {game['moves'][i]['ply']}"
+                    if j > i + 2 and j < len(game["moves"]):
+                        at += f" (or a later move of its, lost by ply {game['moves'][j]['ply']})"
                 print(f"draw lost, {when}{at}: {mover}, game {number}, ply {ply['ply']}")
         for mover in sorted(proved):
             p = proved[mover]

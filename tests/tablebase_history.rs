@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::temp_dir;
+use common::{BIN, temp_dir};
 use doushou::engine::score::Score;
 use doushou::engine::search::Silent;
 use doushou::engine::{Engine, GoLimits};
@@ -207,4 +207,49 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
         (r.best_move.to_string(), Score::from_internal(r.score)),
         ("g6g7".to_string(), Score::Cp(0))
     );
+}
+
+#[test]
+fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
+    // A game of the tables-against-plain match (endings45, 1+0.01): Red's
+    // lion and tiger against Blue's lion and elephant, 17 plies before the
+    // no-capture limit. The tables call it lost for Red in 18: too long
+    // for the limit, so neither the tables nor the search settle it. The
+    // proof does, with the history: Blue's lion comes to Red's den, Red
+    // must take it, and the capture starts a 3-piece loss that fits.
+    const FEN: &str = "6T/5l1/2e4/7/7/7/1L5/7/7 b 0 189";
+    let moves = "c7b7 b3c3 b7c7 c3c2 f8f9 g9g8 f9f8 g8g7 c7c8 c2c3 c8c7 c3d3 c7d7 d3c3 d7c7 \
+        c3d3 c7d7 d3c3 d7d8 c3c7 d8c8 c7b7 c8c7 b7b8 c7c8 b8b9 c8c9 b9b8 c9c8 b8b9 f8g8 g7f7 \
+        g8f8 f7e7 f8e8 e7f7 e8f8 f7e7 c8c9 e7d7 f8e8 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b9 e8d8 \
+        d7e7 c8c9 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b7 d8e8 e7f7 c8b8 b7b3 e8f8 f7e7 b8c8 b3c3 \
+        c8c7 c3b3 c7c8 b3c3 f8e8 e7f7 c8c7 c3d3 e8f8 f7e7 f8e8 e7f7 e8f8 f7f3 f8f7 f3f2 c7d7";
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let game = Game::from_fen_and_moves(Rules::JUNGLE, FEN, &moves).unwrap();
+    assert_eq!(game.position().fen(), "7/7/3e1l1/7/7/7/3L3/5T1/7 w 83 231");
+    let dir = temp_dir("forced-capture");
+    let material = Material::of(game.position());
+    let set = tb::generate(&dir, Rules::JUNGLE, &[material.canonical()], |_| {}).unwrap();
+    assert_eq!(set.probe(game.position()), Some(Verdict::Loss(18)));
+    assert_eq!(tb::plies_before_limit(game.rules(), game.position()), 17);
+    assert!(tb::unsettled_by_tables(&set, &game, game.position()));
+    let (verdict, _) = tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new());
+    assert_eq!(verdict, tb::HistoryVerdict::Lost);
+    // As a user asks it.
+    let out = std::process::Command::new(BIN)
+        .args(["tb", "probe", "--path", dir.to_str().unwrap()])
+        .args(["--history", "1000000"])
+        .arg(format!("{FEN} moves {}", moves.join(" ")))
+        .output()
+        .unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.starts_with("loss 18 history lost ("), "{out}");
+    // Without the limit's pressure the tables settle it, and the proof is
+    // not asked: a capture has just started the count.
+    let fresh = Game::from_fen_and_moves(
+        Rules::JUNGLE,
+        "7/7/3e1l1/7/7/7/3L3/5T1/7 w 0 1",
+        &[] as &[&str],
+    )
+    .unwrap();
+    assert!(!tb::unsettled_by_tables(&set, &fresh, fresh.position()));
 }

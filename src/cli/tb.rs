@@ -10,7 +10,7 @@
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
 use crate::rules::{Game, Move, Position, Rules};
-use crate::tb::{self, HistoryVerdict, Material, ProofMemory, TableSet, Verdict};
+use crate::tb::{self, HistoryVerdict, Material, ProofMemory, TableSet};
 use clap::{Args, Subcommand};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -207,7 +207,7 @@ fn probe_line(
     let Some(verdict) = set.probe(game.position()) else {
         return Ok("none".to_string());
     };
-    if verdict != Verdict::Draw {
+    if !tb::unsettled_by_tables(set, &game, game.position()) {
         return Ok(verdict.to_string());
     }
     let (found, spent) = tb::under_history(set, &game, nodes, memory);

@@ -13,19 +13,21 @@
 //! - a move that leaves the opponent in a position the tables call lost
 //!   for it, in no more plies than the no-capture limit leaves, wins. That
 //!   win stands under `forbid` when every position since the last capture
-//!   was a table draw (checked before the search) or a win too long for
-//!   the limit then: the winner's fastest line never meets them (their
-//!   verdict, or their distance, which exceeds what the limit leaves)
-//!   nor itself (its distance falls);
+//!   was a table draw or a win or loss too long for what the limit leaves
+//!   at the root (checked before the search, [`unsettled_by_tables`]) or
+//!   where the search met it: the winner's fastest line never meets them
+//!   (their verdict, or their distance, which exceeds what the limit
+//!   leaves) nor itself (its distance falls);
 //! - a side without a legal move loses (the history forbids them all);
 //! - the no-capture limit ends it in a draw.
 //!
 //! A capture into a smaller table draw starts the history afresh, and the
-//! search goes on there. A proof is exact, and so is a refutation.
+//! search goes on there. A proof is exact, and so is a refutation but for
+//! the defender's too-long wins it takes as held.
 
 use super::set::{TableSet, plies_before_limit};
 use super::verdict::Verdict;
-use crate::rules::{Game, Move, Repetition, Side};
+use crate::rules::{Game, Move, Position, Repetition, Side};
 use rustc_hash::FxHashMap;
 use std::time::Instant;
 
@@ -121,8 +123,10 @@ impl From<u64> for ProofBudget {
 /// side to move, and the positions the search expanded (within `budget`,
 /// over both questions: a win, then the draw kept); `memory` holds
 /// what earlier searches of the same game learnt. `Unknown` unless the
-/// rules forbid repetition, the tables call the position drawn and every
-/// position since the last capture was a table draw too.
+/// rules forbid repetition and the position and every one since the last
+/// capture is unsettled by the tables: a table draw, or a win or loss
+/// longer than what the no-capture limit leaves now (see
+/// [`unsettled_by_tables`]).
 pub fn under_history(
     tb: &TableSet,
     game: &Game,
@@ -130,8 +134,8 @@ pub fn under_history(
     memory: &mut ProofMemory,
 ) -> (HistoryVerdict, u64) {
     let budget = budget.into();
-    let drawn = |p| tb.probe(p) == Some(Verdict::Draw);
-    if game.rules().repetition != Repetition::Forbid || !game.window().all(drawn) {
+    let unsettled = |p| unsettled_by_tables(tb, game, p);
+    if game.rules().repetition != Repetition::Forbid || !game.window().all(unsettled) {
         let losing = Vec::new();
         return (HistoryVerdict::Unknown { losing }, 0);
     }
@@ -166,6 +170,19 @@ pub fn under_history(
         _ => HistoryVerdict::Unknown { losing },
     };
     (verdict, spent + defence.nodes)
+}
+
+/// Whether the tables leave `pos` (of `game`'s window) to the proof: a
+/// draw, or a win or loss longer than what the no-capture limit leaves at
+/// `game`'s position. A proven win's fastest line then never meets such a
+/// position: its distances fit in what the limit leaves, theirs do not.
+pub fn unsettled_by_tables(tb: &TableSet, game: &Game, pos: &Position) -> bool {
+    let left = plies_before_limit(game.rules(), game.position());
+    match tb.probe(pos) {
+        Some(Verdict::Draw) => true,
+        Some(Verdict::Win(plies) | Verdict::Loss(plies)) => plies > left,
+        None => false,
+    }
 }
 
 /// One proof search: does `attacker` force the other side out of the draw?
