@@ -151,7 +151,7 @@ search_params! {
     /// [`SearchParams::drawing_room_enough`] costs it in a table draw,
     /// centipawns (`Worker::drawing_room`); 0 scores every table draw alike.
     /// Set on the positions of bench-positions/tb-draws-lost.txt
-    /// (docs/tablebases.md); 16 against 8, every 4-piece table,
+    /// (docs/tablebases-forbid.md, "Drawing room"); 16 against 8, every 4-piece table,
     /// endings45.txt at 1+0.01: 205 games -10.2 +- 46.6 Elo, SPRT(0, 10) H0.
     drawing_room_weight = "DRAWING_ROOM_WEIGHT": 8 in 0..=200 step 4;
     /// The number of drawing moves from which a side's room no longer counts.
@@ -166,7 +166,7 @@ search_params! {
     /// SPRT(0, 10) H1 (600 against 300: 208 games -5.0 +- 46.2, H0); then
     /// also one capture from the tables, 209 games +21.6 +- 45.8, H1; the
     /// same under `Repetition=draw`, 415 games +11.7 +- 29.9, H1
-    /// (docs/tablebases.md).
+    /// (docs/tablebases-forbid.md, "Draws lost from the start").
     table_draw_time_percent = "TABLE_DRAW_TIME_PERCENT": 300 in 50..=800 step 25;
     /// Under `Repetition=forbid`, where the search gives a table-draw root
     /// up as lost, the share of the move's planned time, percent, the
