@@ -12,6 +12,18 @@ use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Move, Outcome, Rules, Side};
 use doushou::tb::{self, Material, TableSet, Verdict};
 use doushou::util::rng::SplitMix64;
+use std::path::PathBuf;
+
+/// The game from `fen` after `moves` (the game's moves, blank-separated)
+/// and the tables of its material, made into a fresh temp dir `name`.
+fn game_with_tables(fen: &str, moves: &str, name: &str) -> (Game, TableSet, PathBuf) {
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let game = Game::from_fen_and_moves(Rules::JUNGLE, fen, &moves).unwrap();
+    let dir = temp_dir(name);
+    let material = Material::of(game.position());
+    let set = tb::generate(&dir, Rules::JUNGLE, &[material.canonical()], |_| {}).unwrap();
+    (game, set, dir)
+}
 
 #[test]
 fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played() {
@@ -104,11 +116,8 @@ fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
         b2b1 f7f8 d7e7 c2c1 b1b2 c1c2 b2b3 f8g8 e7d7 g8f8 d7e7 f8g8 e7e8 g8g7 b3a3 \
         c2b2 e8e7 g7g8 e7d7 b2b3 a3a2 b3b2 a2a1 b2b1 a1a2 g8f8 d7e7 b1b2 a2a1 b2b1 \
         a1a2 b1b2 a2a3 b2c2 a3a2 c2c1";
+    let (game, set, dir) = game_with_tables(FEN, moves, "given-up");
     let moves: Vec<&str> = moves.split_whitespace().collect();
-    let game = Game::from_fen_and_moves(Rules::JUNGLE, FEN, &moves).unwrap();
-    let dir = temp_dir("given-up");
-    let material = Material::of(game.position());
-    let set = tb::generate(&dir, Rules::JUNGLE, &[material.canonical()], |_| {}).unwrap();
     assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
     let (verdict, _) = tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new());
     let tb::HistoryVerdict::Held { holding, losing } = verdict else {
@@ -161,12 +170,9 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
         d3d2 g5g6 d4d5 g6g5 d2e2 d7e7 d5d4 g5g4 e2f2 e7f7 d4d5 g4g5 f2e2 f7e7 e2f2 g5g4 f2g2 \
         g4g5 g2g3 e7d7 g3f3 d7e7 f3e3 g5g4 e3f3 g4g5 f3g3 e7e8 d5d6 e8d8 g3g4 g5g6 g4g5 g6g7 \
         g5g4 g7g6 g4d4";
+    let (game, set, dir) = game_with_tables(FEN, moves, "too-long");
     let moves: Vec<&str> = moves.split_whitespace().collect();
-    let game = Game::from_fen_and_moves(Rules::JUNGLE, FEN, &moves).unwrap();
     assert_eq!(game.position().fen(), "7/3e3/7/3E2t/7/3L3/7/7/7 b 86 193");
-    let dir = temp_dir("too-long");
-    let material = Material::of(game.position());
-    let set = tb::generate(&dir, Rules::JUNGLE, &[material.canonical()], |_| {}).unwrap();
     assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
     let ranked: Vec<(String, Verdict)> = set
         .rank_moves(game.position())
@@ -223,12 +229,9 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
         g8f8 f7e7 f8e8 e7f7 e8f8 f7e7 c8c9 e7d7 f8e8 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b9 e8d8 \
         d7e7 c8c9 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b7 d8e8 e7f7 c8b8 b7b3 e8f8 f7e7 b8c8 b3c3 \
         c8c7 c3b3 c7c8 b3c3 f8e8 e7f7 c8c7 c3d3 e8f8 f7e7 f8e8 e7f7 e8f8 f7f3 f8f7 f3f2 c7d7";
+    let (game, set, dir) = game_with_tables(FEN, moves, "forced-capture");
     let moves: Vec<&str> = moves.split_whitespace().collect();
-    let game = Game::from_fen_and_moves(Rules::JUNGLE, FEN, &moves).unwrap();
     assert_eq!(game.position().fen(), "7/7/3e1l1/7/7/7/3L3/5T1/7 w 83 231");
-    let dir = temp_dir("forced-capture");
-    let material = Material::of(game.position());
-    let set = tb::generate(&dir, Rules::JUNGLE, &[material.canonical()], |_| {}).unwrap();
     assert_eq!(set.probe(game.position()), Some(Verdict::Loss(18)));
     assert_eq!(tb::plies_before_limit(game.rules(), game.position()), 17);
     assert!(tb::unsettled_by_tables(&set, &game, game.position()));
