@@ -215,6 +215,17 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
     );
 }
 
+/// A game of the tables-against-plain match (endings45, 1+0.01): Red's
+/// lion and tiger against Blue's lion and elephant, Blue won.
+const GAME_140: &str = "6T/5l1/2e4/7/7/7/1L5/7/7 b 0 189";
+/// Its first 83 moves: Red then stands 17 plies before the no-capture
+/// limit.
+const GAME_140_MOVES: &str = "c7b7 b3c3 b7c7 c3c2 f8f9 g9g8 f9f8 g8g7 c7c8 c2c3 c8c7 c3d3 c7d7 d3c3 d7c7 \
+        c3d3 c7d7 d3c3 d7d8 c3c7 d8c8 c7b7 c8c7 b7b8 c7c8 b8b9 c8c9 b9b8 c9c8 b8b9 f8g8 g7f7 \
+        g8f8 f7e7 f8e8 e7f7 e8f8 f7e7 c8c9 e7d7 f8e8 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b9 e8d8 \
+        d7e7 c8c9 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b7 d8e8 e7f7 c8b8 b7b3 e8f8 f7e7 b8c8 b3c3 \
+        c8c7 c3b3 c7c8 b3c3 f8e8 e7f7 c8c7 c3d3 e8f8 f7e7 f8e8 e7f7 e8f8 f7f3 f8f7 f3f2 c7d7";
+
 #[test]
 fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     // A game of the tables-against-plain match (endings45, 1+0.01): Red's
@@ -223,14 +234,8 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     // for the limit, so neither the tables nor the search settle it. The
     // proof does, with the history: Blue's lion comes to Red's den, Red
     // must take it, and the capture starts a 3-piece loss that fits.
-    const FEN: &str = "6T/5l1/2e4/7/7/7/1L5/7/7 b 0 189";
-    let moves = "c7b7 b3c3 b7c7 c3c2 f8f9 g9g8 f9f8 g8g7 c7c8 c2c3 c8c7 c3d3 c7d7 d3c3 d7c7 \
-        c3d3 c7d7 d3c3 d7d8 c3c7 d8c8 c7b7 c8c7 b7b8 c7c8 b8b9 c8c9 b9b8 c9c8 b8b9 f8g8 g7f7 \
-        g8f8 f7e7 f8e8 e7f7 e8f8 f7e7 c8c9 e7d7 f8e8 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b9 e8d8 \
-        d7e7 c8c9 b9b8 c9c8 b8b9 c8c9 b9b8 c9c8 b8b7 d8e8 e7f7 c8b8 b7b3 e8f8 f7e7 b8c8 b3c3 \
-        c8c7 c3b3 c7c8 b3c3 f8e8 e7f7 c8c7 c3d3 e8f8 f7e7 f8e8 e7f7 e8f8 f7f3 f8f7 f3f2 c7d7";
-    let (game, set, dir) = game_with_tables(FEN, moves, "forced-capture");
-    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let (game, set, dir) = game_with_tables(GAME_140, GAME_140_MOVES, "forced-capture");
+    let moves: Vec<&str> = GAME_140_MOVES.split_whitespace().collect();
     assert_eq!(game.position().fen(), "7/7/3e1l1/7/7/7/3L3/5T1/7 w 83 231");
     assert_eq!(set.probe(game.position()), Some(Verdict::Loss(18)));
     assert_eq!(tb::plies_before_limit(game.rules(), game.position()), 17);
@@ -241,7 +246,7 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     let out = std::process::Command::new(BIN)
         .args(["tb", "probe", "--path", dir.to_str().unwrap()])
         .args(["--history", "1000000"])
-        .arg(format!("{FEN} moves {}", moves.join(" ")))
+        .arg(format!("{GAME_140} moves {}", moves.join(" ")))
         .output()
         .unwrap();
     let out = String::from_utf8(out.stdout).unwrap();
@@ -255,4 +260,40 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     )
     .unwrap();
     assert!(!tb::unsettled_by_tables(&set, &fresh, fresh.position()));
+}
+
+#[test]
+fn at_a_table_draw_a_loss_too_long_for_the_limit_is_played_only_where_the_draws_are_lost() {
+    // Game 140 four moves earlier, 21 plies before the limit: the proof
+    // holds the draw by f7e7 alone (19 million positions, too many for a
+    // test); f7f3 goes into Blue's table win of 21 with 20 left, which a
+    // forced capture won. A search of depth 19 saw no capture and played
+    // it; the long loss now ranks below every draw not found lost.
+    let moves: Vec<&str> = GAME_140_MOVES.split_whitespace().take(79).collect();
+    let (game, set, dir) = game_with_tables(GAME_140, &moves.join(" "), "long-loss");
+    assert_eq!(game.position().fen(), "7/5l1/2e2T1/7/7/7/3L3/7/7 w 79 229");
+    assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
+    let ranked = set.rank_moves(game.position()).unwrap();
+    let f7f3 = ranked
+        .iter()
+        .find(|(m, _)| m.to_string() == "f7f3")
+        .unwrap();
+    assert_eq!(f7f3.1, Verdict::Loss(22));
+    let mut engine = Engine::new();
+    engine
+        .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+        .unwrap();
+    engine.set_position(GAME_140, &moves).unwrap();
+    for depth in [8, 12, 19] {
+        let limits = GoLimits {
+            depth: Some(depth),
+            ..GoLimits::default()
+        };
+        let r = engine.search(&limits, &Silent).unwrap();
+        assert_eq!(
+            (r.best_move.to_string(), Score::from_internal(r.score)),
+            ("f7e7".to_string(), Score::Cp(0)),
+            "depth {depth}"
+        );
+    }
 }

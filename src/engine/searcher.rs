@@ -64,7 +64,10 @@ impl Searcher {
             return finished_result(outcome, game);
         }
         let tables = self.tables_for(game);
-        let (searchmoves, table_draw) = match self.root_in_tables(tables, game, limits, start) {
+        let RootPlan {
+            searchmoves,
+            long_losses,
+        } = match self.root_in_tables(tables, game, limits, start) {
             Ok(plan) => plan,
             Err(decided) => {
                 listener.info(&table_info(&decided));
@@ -76,6 +79,7 @@ impl Searcher {
         // as one (`cp 0`), not as the search's contempt for it, unless the
         // search finds the game's history losing it (`Repetition=forbid`).
         let draw_listener = DrawListener(listener);
+        let table_draw = long_losses.is_some();
         let listener: &dyn Listener = if table_draw { &draw_listener } else { listener };
         let options = &self.options;
         let tt = &*self.tt;
@@ -103,7 +107,8 @@ impl Searcher {
         }
         let threads = options.threads.max(1);
         log::info!("search start: go {limits}; time {clock}; {threads} threads");
-        let (bounds, skill) = self.bounds(game, limits, searchmoves, &clock);
+        let (mut bounds, skill) = self.bounds(game, limits, searchmoves, &clock);
+        bounds.long_losses = long_losses.unwrap_or_default();
         let done_thinking = AtomicBool::new(false);
         // The net's bias for the rules of this game (the rule inputs): the
         // rules change with `setoption`, the net with `EvalFile`.
@@ -194,23 +199,33 @@ impl Searcher {
     /// answer when they decide it and the user wants a move, not analysis
     /// (several lines, or thinking until `stop`, which searches a won or
     /// lost root too, each move scored by the tables one ply down); else the
-    /// root moves to search and whether they are the tables' drawing moves.
+    /// root moves to search and, where they are the tables' drawing moves,
+    /// those of them into a loss too long for the no-capture limit.
     fn root_in_tables(
         &self,
         tables: Option<&TableSet>,
         game: &Game,
         limits: &GoLimits,
         start: Instant,
-    ) -> Result<(Vec<Move>, bool), Box<SearchResult>> {
+    ) -> Result<RootPlan, Box<SearchResult>> {
         let searchmoves = limits.searchmoves.clone();
         let Some(tb) = tables else {
-            return Ok((searchmoves, false));
+            return Ok(RootPlan {
+                searchmoves,
+                long_losses: None,
+            });
         };
         let analysing = limits.infinite || self.options.multipv > 1;
         match table_root(tb, game, limits, start) {
             TableRoot::Decided(result) if !analysing => Err(result),
-            TableRoot::Decided(_) | TableRoot::Unknown => Ok((searchmoves, false)),
-            TableRoot::Drawing(moves) => Ok((moves, true)),
+            TableRoot::Decided(_) | TableRoot::Unknown => Ok(RootPlan {
+                searchmoves,
+                long_losses: None,
+            }),
+            TableRoot::Drawing { moves, long_losses } => Ok(RootPlan {
+                searchmoves: moves,
+                long_losses: Some(long_losses),
+            }),
         }
     }
 
@@ -285,6 +300,7 @@ impl Searcher {
             mate: limits.mate.map(|m| m as i32),
             searchmoves,
             multipv: options.multipv,
+            long_losses: Vec::new(),
         };
         if game.legal_moves().len() == 1 && clock.is_on_clock() && !limits.ponder {
             // One legal move: play it at once, with a score from a one-ply look.
@@ -355,14 +371,27 @@ fn finished_result(outcome: Outcome, game: &Game) -> SearchResult {
     }
 }
 
+/// The root moves to search, as the tables see them.
+struct RootPlan {
+    /// The moves to search (empty: every legal move).
+    searchmoves: Vec<Move>,
+    /// At a table-draw root, those of them into a loss too long for the
+    /// no-capture limit; `None` where the root is no table draw.
+    long_losses: Option<Vec<Move>>,
+}
+
 /// What the tables say at the root.
 enum TableRoot {
     /// A win or loss that stands under the no-capture limit: the fastest win
     /// or the longest loss is played without a search.
     Decided(Box<SearchResult>),
-    /// A draw: the search chooses among the moves that keep it (and those
-    /// into a loss the no-capture limit may overturn).
-    Drawing(Vec<Move>),
+    /// A draw: the search chooses among the moves that keep it and those
+    /// into a loss the no-capture limit may overturn (`long_losses`, scored
+    /// below the draws: [`Bounds::long_losses`]).
+    Drawing {
+        moves: Vec<Move>,
+        long_losses: Vec<Move>,
+    },
     /// Not in the tables, or a verdict the no-capture limit may overturn.
     Unknown,
 }
@@ -406,12 +435,18 @@ fn table_root(tb: &TableSet, game: &Game, limits: &GoLimits, start: Instant) -> 
             // (unless the opponent captures on the way): the search judges
             // it with the others. Leaving it out can leave only draws the
             // history loses.
-            let drawing = ranked.iter().filter(|(_, v)| match *v {
-                Verdict::Draw => true,
-                Verdict::Loss(plies) => plies > left,
-                Verdict::Win(_) => false,
-            });
-            return TableRoot::Drawing(drawing.map(|(m, _)| *m).collect());
+            let long = |v: &Verdict| matches!(*v, Verdict::Loss(plies) if plies > left);
+            let drawing = ranked
+                .iter()
+                .filter(|(_, v)| *v == Verdict::Draw || long(v));
+            return TableRoot::Drawing {
+                moves: drawing.map(|(m, _)| *m).collect(),
+                long_losses: ranked
+                    .iter()
+                    .filter(|(_, v)| long(v))
+                    .map(|(m, _)| *m)
+                    .collect(),
+            };
         }
         return TableRoot::Unknown;
     };

@@ -1,6 +1,7 @@
 //! The root of the search: iterative deepening, aspiration windows, the
 //! root moves and what the main thread reports.
 
+use super::shared::LONG_LOSS_CAP;
 use super::{Listener, MAX_PLY, SearchInfo, SearchResult, Worker};
 use crate::engine::score::{INFINITY, MATE, MATE_BOUND, ScoreBound};
 use crate::rules::Move;
@@ -216,6 +217,11 @@ impl Worker<'_> {
             if self.stopped {
                 return best;
             }
+            let score = if self.bounds.long_losses.contains(&mv) {
+                score.min(LONG_LOSS_CAP)
+            } else {
+                score
+            };
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
                 rm.score = score;

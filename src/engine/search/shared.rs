@@ -5,7 +5,7 @@
 use crate::engine::eval::Weights;
 use crate::engine::nnue::Network;
 use crate::engine::params::{LmrTable, SearchParams};
-use crate::engine::score::ScoreBound;
+use crate::engine::score::{ScoreBound, TB_BOUND};
 use crate::engine::tt::TranspositionTable;
 use crate::rules::Move;
 use std::sync::Mutex;
@@ -320,7 +320,23 @@ pub struct Bounds {
     pub searchmoves: Vec<Move>,
     /// Lines to report, best first (MultiPV, at least 1).
     pub multipv: usize,
+    /// At a table-draw root, the moves into a table loss too long for the
+    /// no-capture limit: scored at most [`LONG_LOSS_CAP`], below every
+    /// table draw the search does not find lost.
+    pub long_losses: Vec<Move>,
 }
+
+/// The most a root move into a table loss too long for the no-capture
+/// limit scores: below every score but a loss the search proved. Such a
+/// loss is a draw only if the opponent cannot force a capture that starts
+/// the count afresh, which a short search rarely sees (at depth 19 it
+/// called one even where a capture 18 plies on won it), and the search
+/// scores it by the evaluation, as it does a table draw it searches; a
+/// table draw is a draw but for the history. So a long loss is played
+/// only where the search finds the draws lost (the history taking them),
+/// as it may be the one move that holds. Reported as the draw: the
+/// root's lines are (see `as_table_draw`).
+pub const LONG_LOSS_CAP: i32 = -(TB_BOUND - 1);
 
 #[cfg(test)]
 mod tests {
