@@ -20,10 +20,7 @@ fn doushou() -> &'static str {
 
 /// A scratch directory of its own for each test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("doushou-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::temp_dir(&format!("match-{name}"))
 }
 
 /// What one run of `doushou match` left.

@@ -40,12 +40,9 @@ fn ok(args: &[&str]) -> String {
     text(&o.stdout)
 }
 
-/// A fresh directory for one test's files.
+/// A scratch directory of its own for each test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("races-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(&format!("races-{name}"))
 }
 
 fn build_args<'a>(games: &'a str, suite: &'a str) -> Vec<&'a str> {

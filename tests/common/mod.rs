@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 /// A fresh, empty directory for this test process's files called `name`.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("doushou-tb-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("doushou-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
