@@ -48,6 +48,8 @@ import subprocess
 import sys
 from collections import defaultdict
 
+from tb_probe import HistoryProbe, engine_lines, history_word, rule_commands
+
 
 def verdict_after(moves, i, final):
     """The tables' verdict after move i, for the side that then moves."""
@@ -133,37 +135,11 @@ def lost_by_either_engine(games, game, colour):
     return players == engines and all(result_for(g, colour) == 0 for g in same)
 
 
-def rule_commands(game):
-    """The `setoption` lines of `game`'s rules."""
-    return [f"setoption name {k} value {v}" for k, v in
-            (w.split("=") for w in game["rules"].split())]
-
-
-class HistoryProver:
-    """`tb probe --history NODES` kept running under `game`'s rules: what
-    the game's history makes of the table draw before a move of the game,
-    for the side to move there (won, held, lost or unknown)."""
-
-    def __init__(self, program, tables, game, nodes):
-        sets = [w for kv in game["rules"].split() for w in ("--set", kv)]
-        self.process = subprocess.Popen(
-            [program, "tb", "probe", "--path", tables, "--history", str(nodes)] + sets + ["-"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.game = game
-
-    def before(self, i):
-        played = [m["move"] for m in self.game["moves"][:i]]
-        line = self.game["fen"] + (" moves " + " ".join(played) if played else "")
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        words = self.process.stdout.readline().split()
-        # "draw history held (...)", "loss 20 history lost (...)", or the
-        # tables' verdict where they settle it ("win 7").
-        return words[words.index("history") + 1] if "history" in words else " ".join(words)
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait()
+def position_before(game, i):
+    """Move `i` of `game`'s position with the moves before it, as `tb probe
+    --history` reads it."""
+    played = [m["move"] for m in game["moves"][:i]]
+    return game["fen"] + (" moves " + " ".join(played) if played else "")
 
 
 def when_lost(program, tables, game, index, nodes):
@@ -193,14 +169,14 @@ def when_lost(program, tables, game, index, nodes):
         if (read(moves[start - 1]["tablebase"], clock, limit) or {}).get("verdict") != "draw":
             break
         start -= 1
-    prover = HistoryProver(program, tables, game, nodes)
+    prover = HistoryProbe(program, tables, game["rules"].split(), nodes)
     try:
         lost_from = index + 1
         settled = True
         for i in range(index, start - 1, -1):
             if moves[i]["side"] != loser:
                 continue
-            verdict = prover.before(i)
+            verdict = history_word(prover.answer(position_before(game, i)))
             if verdict == "held":
                 return "mistake", i, lost_from
             if verdict == "lost":
@@ -212,13 +188,6 @@ def when_lost(program, tables, game, index, nodes):
         prover.close()
 
 
-def engine_lines(program, commands):
-    """The engine's answer to `commands` (one protocol line each, then quit)."""
-    text = "\n".join(commands + ["quit"]) + "\n"
-    out = subprocess.run([program], input=text, capture_output=True, text=True, check=True)
-    return out.stdout.splitlines()
-
-
 def had_drawing_move(program, tables, game, index):
     """Whether the mover of move `index` of `game` had a legal move (with the
     game's history) after which the tables do not call the position won for
@@ -226,7 +195,7 @@ def had_drawing_move(program, tables, game, index):
     legal) where kept lists those moves."""
     start = f"position fen {game['fen']}"
     played = [m["move"] for m in game["moves"][:index]]
-    rules = rule_commands(game)
+    rules = rule_commands(game["rules"].split())
     head = rules + [start + (" moves " + " ".join(played) if played else "")]
     legal = next(l.split()[1:] for l in engine_lines(program, head + ["moves"]) if l.startswith("moves"))
     fens = []

@@ -26,8 +26,9 @@ standard output:
 
 Progress and the counts go to standard error.
 """
-import subprocess
 import sys
+
+from tb_probe import HistoryProbe, engine_lines, history_word, rule_commands
 
 
 def arg(argv, name):
@@ -37,39 +38,13 @@ def arg(argv, name):
     return value
 
 
-def engine_lines(program, commands):
-    """The engine's answer to `commands` (one protocol line each, then quit)."""
-    text = "\n".join(commands + ["quit"]) + "\n"
-    out = subprocess.run([program], input=text, capture_output=True, text=True, check=True)
-    return out.stdout.splitlines()
-
-
-class Prover:
-    """`tb probe --history N` kept running under one set of rules."""
-
-    def __init__(self, program, tables, rules, nodes):
-        sets = [w for kv in rules for w in ("--set", kv)]
-        self.process = subprocess.Popen(
-            [program, "tb", "probe", "--path", tables, "--history", str(nodes)] + sets + ["-"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def answer(self, position):
-        """The probe's line for `position` ("FEN [moves ...]")."""
-        self.process.stdin.write(position + "\n")
-        self.process.stdin.flush()
-        return self.process.stdout.readline().strip()
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait()
-
-
 def holds_after(answer):
     """Whether the move before a position holds the draw, from the probe's
     answer there (the opponent's view): True, False, or None (unknown)."""
+    word = history_word(answer)
+    if word is not None:
+        return {"won": False, "held": True, "lost": True}.get(word)
     words = answer.split()
-    if "history" in words:
-        return {"won": False, "held": True, "lost": True}.get(words[words.index("history") + 1])
     if words and words[0] == "win":
         return False
     if words and words[0] == "loss":
@@ -98,19 +73,19 @@ def main():
             rules = line.split(":", 1)[1].split()
             if prover:
                 prover.close()
-            prover = Prover(program, tables, rules, nodes)
+            prover = HistoryProbe(program, tables, rules, nodes)
         if not line.strip() or line.startswith("#"):
             print(line)
             continue
         position, mistake, _ = (part.strip() for part in line.split(";"))
         mistake = mistake.split()[1]
         root = prover.answer(position)
-        if "history" not in root.split():
+        if history_word(root) is None:
             counts["outside the proof"] += 1
             print(f"# not proven ({root}): kept as the search labelled it")
             print(line)
             continue
-        setup = [f"setoption name {k} value {v}" for k, v in (w.split("=") for w in rules)]
+        setup = rule_commands(rules)
         legal = next(l.split()[1:] for l in
                      engine_lines(program, setup + [f"position fen {position}", "moves"])
                      if l.startswith("moves"))
