@@ -177,7 +177,8 @@ def when_lost(program, tables, game, index, nodes):
             if moves[i]["side"] != loser:
                 continue
             verdict = history_word(prover.answer(position_before(game, i)))
-            if verdict == "held":
+            # A draw its keeper can win from is held all the more.
+            if verdict in ("held", "won"):
                 return "mistake", i, lost_from
             if verdict == "lost":
                 lost_from = i

@@ -42,6 +42,8 @@ def holds_after(answer):
     """Whether the move before a position holds the draw, from the probe's
     answer there (the opponent's view): True, False, or None (unknown)."""
     word = history_word(answer)
+    if word == "held" and "a win not refuted" in answer:
+        return None  # the opponent keeps the draw, and may win
     if word is not None:
         return {"won": False, "held": True, "lost": True}.get(word)
     words = answer.split()

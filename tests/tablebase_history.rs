@@ -120,7 +120,10 @@ fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
     let moves: Vec<&str> = moves.split_whitespace().collect();
     assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
     let (verdict, _) = tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new());
-    let tb::HistoryVerdict::Held { holding, losing } = verdict else {
+    let tb::HistoryVerdict::Held {
+        holding, losing, ..
+    } = verdict
+    else {
         panic!("{verdict:?}");
     };
     assert_eq!(
@@ -191,7 +194,10 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
         "{ranked:?}"
     );
     let (verdict, _) = tb::under_history(&set, &game, 2_000_000, &mut tb::ProofMemory::new());
-    let tb::HistoryVerdict::Held { holding, losing } = verdict else {
+    let tb::HistoryVerdict::Held {
+        holding, losing, ..
+    } = verdict
+    else {
         panic!("{verdict:?}");
     };
     assert_eq!(

@@ -85,9 +85,12 @@ pub struct ProbeArgs {
     /// game's history makes of it, in at most NODES positions: `draw
     /// history won (N positions); winning: MOVES`, `held ...; holding:
     /// MOVES; losing: MOVES` (the moves proven to hold and to lose the
-    /// draw), `lost ...` or `unknown ...; losing: MOVES`. A position may then be followed by `moves ...`,
+    /// draw; `; a win not refuted` where the budget left the side to
+    /// move's win open), `lost ...` or
+    /// `unknown ...; losing: MOVES`. A position may then be followed by `moves ...`,
     /// the game that led to it (its history). What one line's proof
-    /// settled serves the next.
+    /// settled serves the next. The proof keeps every position it
+    /// expands, some 30 to 45 bytes each: 100,000,000 takes about 4 GB.
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub history: Option<u64>,
     /// The rules in force (`--variant`, `--set`).
@@ -218,10 +221,15 @@ fn probe_line(
     let head = format!("{verdict} history {} ({spent} positions)", found.word());
     Ok(match found {
         HistoryVerdict::Won(m) => format!("{head}; winning: {}", listed(&m)),
-        HistoryVerdict::Held { losing, holding } => format!(
-            "{head}; holding: {}; losing: {}",
+        HistoryVerdict::Held {
+            losing,
+            holding,
+            may_win,
+        } => format!(
+            "{head}; holding: {}; losing: {}{}",
             listed(&holding),
-            listed(&losing)
+            listed(&losing),
+            if may_win { "; a win not refuted" } else { "" }
         ),
         HistoryVerdict::Lost => head,
         HistoryVerdict::Unknown { losing } => format!("{head}; losing: {}", listed(&losing)),

@@ -235,7 +235,7 @@ impl Searcher {
     /// history leaves a drawing move free (one game's root scored every
     /// move mated in 8 where one held, which a search of that move alone
     /// saw). Where the search scores the root lost, the proof with the
-    /// history (exact, `tb::under_history`) decides; a move it proves to
+    /// history (exact, `tb::held_under_history`) decides; a move it proves to
     /// hold is played instead, scored as the draw it is.
     fn hold_by_proof(
         &self,
@@ -258,7 +258,8 @@ impl Searcher {
             positions: PROOF_POSITIONS,
             deadline: clock.deadline_after_search(percent as u64),
         };
-        let (verdict, spent) = tb::under_history(tb, game, budget, &mut tb::ProofMemory::new());
+        let memory = &mut tb::ProofMemory::new();
+        let (verdict, spent) = tb::held_under_history(tb, game, budget, memory);
         log::info!(
             "root given up: the history proof says {} in {spent} positions",
             verdict.word()

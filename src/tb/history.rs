@@ -43,6 +43,9 @@ pub enum HistoryVerdict {
         losing: Vec<Move>,
         /// Moves proven to hold it (at least one).
         holding: Vec<Move>,
+        /// The side to move may also win: that was not asked, or not
+        /// refuted within the budget.
+        may_win: bool,
     },
     /// The opponent forces it out of the draw, whatever the move.
     Lost,
@@ -121,13 +124,53 @@ impl From<u64> for ProofBudget {
 
 /// What the history makes of the table draw at `game`'s position for the
 /// side to move, and the positions the search expanded (within `budget`,
-/// over both questions: a win, then the draw kept); `memory` holds
-/// what earlier searches of the same game learnt. `Unknown` unless the
-/// rules forbid repetition and the position and every one since the last
-/// capture is unsettled by the tables: a table draw, or a win or loss
+/// over both questions: the draw kept, then, where it is, a win in what
+/// that left); `memory`
+/// holds what earlier searches of the same game learnt. `Unknown` unless
+/// the rules forbid repetition and the position and every one since the
+/// last capture is unsettled by the tables: a table draw, or a win or loss
 /// longer than what the no-capture limit leaves now (see
 /// [`unsettled_by_tables`]).
 pub fn under_history(
+    tb: &TableSet,
+    game: &Game,
+    budget: impl Into<ProofBudget>,
+    memory: &mut ProofMemory,
+) -> (HistoryVerdict, u64) {
+    let budget = budget.into();
+    let (held, spent) = held_under_history(tb, game, budget, memory);
+    let HistoryVerdict::Held {
+        losing, holding, ..
+    } = held
+    else {
+        return (held, spent);
+    };
+    let rest = ProofBudget {
+        positions: budget.positions.saturating_sub(spent),
+        ..budget
+    };
+    let us = game.position().side_to_move();
+    let mut attack = Proof::new(tb, game.clone(), us, rest, &mut memory.states);
+    let verdict = match attack.prove() {
+        PROVEN => HistoryVerdict::Won(attack.settled_moves(|(pn, _)| pn == 0)),
+        settled => HistoryVerdict::Held {
+            losing,
+            holding,
+            may_win: settled != REFUTED,
+        },
+    };
+    (verdict, spent + attack.nodes)
+}
+
+/// Whether the side to move at `game`'s table draw keeps the draw under
+/// the history: `Held` (a win not asked), `Lost` or `Unknown`, and the
+/// positions the search expanded within `budget`; the one question of
+/// [`under_history`] a side the search has given up needs, at half the
+/// cost where the draw is lost. (Where nothing else ends a line, a proof
+/// that the opponent forces the draw away and a refutation of the side to
+/// move forcing it away are the same tree: asked both, a lost draw is
+/// searched twice.) `Unknown` where [`under_history`] is.
+pub fn held_under_history(
     tb: &TableSet,
     game: &Game,
     budget: impl Into<ProofBudget>,
@@ -142,34 +185,23 @@ pub fn under_history(
     if memory.states.len() > MEMORY_STATES {
         memory.clear();
     }
-    let us = game.position().side_to_move();
-    let states = &mut memory.states;
-    let half = ProofBudget {
-        positions: budget.positions / 2,
-        ..budget
-    };
-    let mut attack = Proof::new(tb, game.clone(), us, half, states);
-    if attack.prove() == PROVEN {
-        let moves = attack.settled_moves(|(pn, _)| pn == 0);
-        return (HistoryVerdict::Won(moves), attack.nodes);
-    }
-    let spent = attack.nodes;
-    let rest = ProofBudget {
-        positions: budget.positions.saturating_sub(spent),
-        ..budget
-    };
-    let mut defence = Proof::new(tb, game.clone(), us.opponent(), rest, states);
+    let them = game.position().side_to_move().opponent();
+    let mut defence = Proof::new(tb, game.clone(), them, budget, &mut memory.states);
     let settled = defence.prove();
     let losing = defence.settled_moves(|(pn, _)| pn == 0);
     let verdict = match settled {
         PROVEN => HistoryVerdict::Lost,
         REFUTED => {
             let holding = defence.settled_moves(|(_, dn)| dn == 0);
-            HistoryVerdict::Held { losing, holding }
+            HistoryVerdict::Held {
+                losing,
+                holding,
+                may_win: true,
+            }
         }
         _ => HistoryVerdict::Unknown { losing },
     };
-    (verdict, spent + defence.nodes)
+    (verdict, defence.nodes)
 }
 
 /// Whether the tables leave `pos` (of `game`'s window) to the proof: a

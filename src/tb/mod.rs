@@ -27,7 +27,10 @@ mod verdict;
 pub use error::{Refusal, TbError};
 pub use file::{TABLE_SWITCHES, VERSION, convert_dir, file_name, rules_signature};
 pub use generate::{Generated, generate, generate_on, shard_of, targets, with_dependencies};
-pub use history::{HistoryVerdict, ProofBudget, ProofMemory, under_history, unsettled_by_tables};
+pub use history::{
+    HistoryVerdict, ProofBudget, ProofMemory, held_under_history, under_history,
+    unsettled_by_tables,
+};
 pub use index::{Indexer, Material, MaterialError, MaterialFault};
 pub use set::{TableInfo, TableSet, piece_count, plies_before_limit};
 pub use verdict::{MAX_DISTANCE, NO_POSITION, Verdict};

@@ -45,9 +45,13 @@ fn near_the_limit_the_move_the_history_leaves_holds_and_another_loses() {
     let shuffled = game(SHUFFLED_FEN, &SHUFFLED);
     assert_eq!(tables().probe(shuffled.position()), Some(Verdict::Draw));
     let held = settle(&shuffled);
-    let HistoryVerdict::Held { losing, .. } = &held else {
+    let HistoryVerdict::Held {
+        losing, may_win, ..
+    } = &held
+    else {
         panic!("{held:?}");
     };
+    assert!(!may_win, "the lion's win is refuted: {held:?}");
     assert!(!losing.contains(&moves(&["e2e3"])[0]), "{held:?}");
     let mut after = shuffled.clone();
     after.play_text("e2e1").unwrap();
@@ -108,4 +112,28 @@ fn a_memory_keeps_what_a_proof_learnt_for_the_next_move() {
         kept_spent < fresh_spent,
         "{kept_spent} against {fresh_spent}"
     );
+}
+
+#[test]
+fn a_lost_draw_is_searched_once_and_a_win_is_asked_only_where_the_draw_is_held() {
+    let budget = 1_000_000;
+    let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
+    let lost = game(&early, &SHUFFLED);
+    let (held, held_spent) = held_under_history(tables(), &lost, budget, &mut ProofMemory::new());
+    let (outcome, spent) = under_history(tables(), &lost, budget, &mut ProofMemory::new());
+    assert_eq!(
+        (&held, &outcome),
+        (&HistoryVerdict::Lost, &HistoryVerdict::Lost)
+    );
+    // The win is not asked of a lost draw: no second search.
+    assert_eq!(spent, held_spent);
+    // Blue forces the lion out after e2e1: it holds, and it wins.
+    let mut won = game(SHUFFLED_FEN, &SHUFFLED);
+    won.play_text("e2e1").unwrap();
+    let (held, _) = held_under_history(tables(), &won, budget, &mut ProofMemory::new());
+    assert!(
+        matches!(held, HistoryVerdict::Held { ref holding, .. } if !holding.is_empty()),
+        "{held:?}"
+    );
+    assert!(matches!(settle(&won), HistoryVerdict::Won(_)));
 }
