@@ -303,3 +303,55 @@ fn at_a_table_draw_a_loss_too_long_for_the_limit_is_played_only_where_the_draws_
         );
     }
 }
+
+/// Collects the search's messages (`info string`).
+#[derive(Default)]
+struct Messages(std::sync::Mutex<Vec<String>>);
+
+impl doushou::engine::search::Listener for Messages {
+    fn info(&self, _: &doushou::engine::search::SearchInfo) {}
+    fn message(&self, text: &str) {
+        self.0.lock().unwrap().push(text.to_string());
+    }
+}
+
+#[test]
+fn a_capture_into_a_table_draw_the_history_loses_is_not_played() {
+    // A game of the tables-against-plain match (endings45, 1+0.01): Red's
+    // tiger and elephant against Blue's tiger, elephant and dog, 42 plies
+    // before the no-capture limit. Red took the dog (a3a4), into a table
+    // draw that is lost from the start under `forbid`: with the count
+    // begun afresh, Blue squeezes Red out of fresh positions. Red's search
+    // saw a draw; the proof sees Blue's win at once.
+    const FEN: &str = "7/7/4t2/3e3/7/d6/T6/4E2/7 w 58 226";
+    let (after, set, dir) = game_with_tables(FEN, "a3a4", "capture");
+    assert_eq!(set.probe(after.position()), Some(Verdict::Draw));
+    let (won, _) = tb::won_under_history(&set, &after, 100_000, &mut tb::ProofMemory::new());
+    assert!(matches!(won, tb::WinProof::Won(_)), "{won:?}");
+    let search = |proof_percent: &str| {
+        let mut engine = Engine::new();
+        engine
+            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+            .unwrap();
+        engine
+            .set_option("HISTORY_PROOF_PERCENT", Some(proof_percent))
+            .unwrap();
+        engine.set_position(FEN, &[] as &[&str]).unwrap();
+        let limits = GoLimits {
+            depth: Some(10),
+            ..GoLimits::default()
+        };
+        let messages = Messages::default();
+        let r = engine.search(&limits, &messages).unwrap();
+        (r.best_move.to_string(), messages.0.into_inner().unwrap())
+    };
+    let (trusting, said) = search("0");
+    assert_eq!(trusting, "a3a4", "{said:?}");
+    let (proving, said) = search("50");
+    assert_ne!(proving, "a3a4");
+    assert!(
+        said.iter()
+            .any(|m| m.starts_with("a3a4 captures into a table draw the history loses")),
+        "{said:?}"
+    );
+}

@@ -109,6 +109,10 @@ impl Searcher {
         log::info!("search start: go {limits}; time {clock}; {threads} threads");
         let (mut bounds, skill) = self.bounds(game, limits, searchmoves, &clock);
         bounds.long_losses = long_losses.unwrap_or_default();
+        if let Some(tb) = tables.filter(|_| skill.is_none()) {
+            bounds.history_losses =
+                self.captures_lost_by_history(tb, game, &clock, &bounds, listener);
+        }
         let done_thinking = AtomicBool::new(false);
         // The net's bias for the rules of this game (the rule inputs): the
         // rules change with `setoption`, the net with `EvalFile`.
@@ -284,6 +288,57 @@ impl Searcher {
         };
     }
 
+    /// Under `Repetition=forbid`, the root's captures into a table draw
+    /// that the opponent, to move with the history begun afresh by the
+    /// capture, is proven to win: the tables' draw there is the history's
+    /// loss from the start (an attacker that can wait squeezes a defender
+    /// out of fresh positions), which no search of the root's depth sees.
+    /// The proofs share the budget of [`PROOF_POSITIONS`] and the clock's
+    /// share for them; a capture left unsettled is searched as before.
+    fn captures_lost_by_history(
+        &self,
+        tb: &TableSet,
+        game: &Game,
+        clock: &Clock,
+        bounds: &Bounds,
+        listener: &dyn Listener,
+    ) -> Vec<Move> {
+        let percent = self.options.params.history_proof_percent();
+        if game.rules().repetition != Repetition::Forbid || percent == 0 {
+            return Vec::new();
+        }
+        let pos = game.position();
+        let deadline = clock.deadline_after_search(percent as u64);
+        let mut memory = tb::ProofMemory::new();
+        let mut spent = 0;
+        let mut lost = Vec::new();
+        for &m in game.legal_moves().iter() {
+            let searched = bounds.searchmoves.is_empty() || bounds.searchmoves.contains(&m);
+            if !searched || !pos.is_capture(m) {
+                continue;
+            }
+            let mut after = game.clone();
+            after.make(m);
+            let small = tb::piece_count(after.position()) <= self.options.tb_max_pieces;
+            if !small || tb.probe(after.position()) != Some(Verdict::Draw) {
+                continue;
+            }
+            let budget = tb::ProofBudget {
+                positions: PROOF_POSITIONS.saturating_sub(spent),
+                deadline,
+            };
+            let (won, nodes) = tb::won_under_history(tb, &after, budget, &mut memory);
+            spent += nodes;
+            if let tb::WinProof::Won(_) = won {
+                listener.message(&format!(
+                    "{m} captures into a table draw the history loses ({nodes} positions)"
+                ));
+                lost.push(m);
+            }
+        }
+        lost
+    }
+
     /// What the main thread is limited by: the user's limits, one ply for
     /// a single legal move on the clock, and the caps of a weaker level
     /// (which also keeps a few lines to choose from).
@@ -302,6 +357,7 @@ impl Searcher {
             searchmoves,
             multipv: options.multipv,
             long_losses: Vec::new(),
+            history_losses: Vec::new(),
         };
         if game.legal_moves().len() == 1 && clock.is_on_clock() && !limits.ponder {
             // One legal move: play it at once, with a score from a one-ply look.

@@ -149,17 +149,68 @@ pub fn under_history(
         positions: budget.positions.saturating_sub(spent),
         ..budget
     };
-    let us = game.position().side_to_move();
-    let mut attack = Proof::new(tb, game.clone(), us, rest, &mut memory.states);
-    let verdict = match attack.prove() {
-        PROVEN => HistoryVerdict::Won(attack.settled_moves(|(pn, _)| pn == 0)),
+    let (won, attack_spent) = won_under_history(tb, game, rest, memory);
+    let verdict = match won {
+        WinProof::Won(winning) => HistoryVerdict::Won(winning),
         settled => HistoryVerdict::Held {
             losing,
             holding,
-            may_win: settled != REFUTED,
+            may_win: settled == WinProof::Unsettled,
         },
     };
-    (verdict, spent + attack.nodes)
+    (verdict, spent + attack_spent)
+}
+
+/// Whether the side to move forces a win under the history
+/// ([`won_under_history`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WinProof {
+    /// It does: these moves keep the win.
+    Won(Vec<Move>),
+    /// It does not: the opponent keeps the draw (or wins).
+    Refuted,
+    /// Not settled within the budget, or not a case the proof handles.
+    Unsettled,
+}
+
+/// Whether the side to move at `game`'s table draw forces the opponent
+/// out of it under the history, and the positions the search expanded
+/// within `budget`: the other question of [`under_history`], asked alone
+/// where only a win matters (a move into a table draw the opponent then
+/// wins is a loss). `Unsettled` where [`under_history`] is `Unknown`
+/// without a search.
+pub fn won_under_history(
+    tb: &TableSet,
+    game: &Game,
+    budget: impl Into<ProofBudget>,
+    memory: &mut ProofMemory,
+) -> (WinProof, u64) {
+    if !prepare(tb, game, memory) {
+        return (WinProof::Unsettled, 0);
+    }
+    let us = game.position().side_to_move();
+    let mut attack = Proof::new(tb, game.clone(), us, budget.into(), &mut memory.states);
+    let won = match attack.prove() {
+        PROVEN => WinProof::Won(attack.settled_moves(|(pn, _)| pn == 0)),
+        REFUTED => WinProof::Refuted,
+        _ => WinProof::Unsettled,
+    };
+    (won, attack.nodes)
+}
+
+/// Whether the proof applies at `game` (the rules forbid repetition, and
+/// the position and every one since the last capture are unsettled by
+/// the tables); if so, `memory` is made ready (emptied when it has grown
+/// past [`MEMORY_STATES`]).
+fn prepare(tb: &TableSet, game: &Game, memory: &mut ProofMemory) -> bool {
+    let unsettled = |p| unsettled_by_tables(tb, game, p);
+    if game.rules().repetition != Repetition::Forbid || !game.window().all(unsettled) {
+        return false;
+    }
+    if memory.states.len() > MEMORY_STATES {
+        memory.clear();
+    }
+    true
 }
 
 /// Whether the side to move at `game`'s table draw keeps the draw under
@@ -176,15 +227,11 @@ pub fn held_under_history(
     budget: impl Into<ProofBudget>,
     memory: &mut ProofMemory,
 ) -> (HistoryVerdict, u64) {
-    let budget = budget.into();
-    let unsettled = |p| unsettled_by_tables(tb, game, p);
-    if game.rules().repetition != Repetition::Forbid || !game.window().all(unsettled) {
+    if !prepare(tb, game, memory) {
         let losing = Vec::new();
         return (HistoryVerdict::Unknown { losing }, 0);
     }
-    if memory.states.len() > MEMORY_STATES {
-        memory.clear();
-    }
+    let budget = budget.into();
     let them = game.position().side_to_move().opponent();
     let mut defence = Proof::new(tb, game.clone(), them, budget, &mut memory.states);
     let settled = defence.prove();

@@ -1,7 +1,7 @@
 //! The root of the search: iterative deepening, aspiration windows, the
 //! root moves and what the main thread reports.
 
-use super::shared::LONG_LOSS_CAP;
+use super::shared::{HISTORY_LOSS_CAP, LONG_LOSS_CAP};
 use super::{Listener, MAX_PLY, SearchInfo, SearchResult, Worker};
 use crate::engine::score::{INFINITY, MATE, MATE_BOUND, ScoreBound};
 use crate::rules::Move;
@@ -219,6 +219,8 @@ impl Worker<'_> {
             }
             let score = if self.bounds.long_losses.contains(&mv) {
                 score.min(LONG_LOSS_CAP)
+            } else if self.bounds.history_losses.contains(&mv) {
+                score.min(HISTORY_LOSS_CAP)
             } else {
                 score
             };

@@ -324,6 +324,9 @@ pub struct Bounds {
     /// no-capture limit: scored at most [`LONG_LOSS_CAP`], below every
     /// table draw the search does not find lost.
     pub long_losses: Vec<Move>,
+    /// Root captures into a table draw the proof with the history finds
+    /// lost: scored at most [`HISTORY_LOSS_CAP`].
+    pub history_losses: Vec<Move>,
 }
 
 /// The most a root move into a table loss too long for the no-capture
@@ -336,7 +339,13 @@ pub struct Bounds {
 /// only where the search finds the draws lost (the history taking them),
 /// as it may be the one move that holds. Reported as the draw: the
 /// root's lines are (see `as_table_draw`).
-pub const LONG_LOSS_CAP: i32 = -(TB_BOUND - 1);
+pub const LONG_LOSS_CAP: i32 = HISTORY_LOSS_CAP + 1;
+
+/// The most a root capture into a table draw the history is proven to
+/// lose scores: a loss, of unknown length, below a long loss (which may
+/// be a draw) and above the losses the search proved (which may come
+/// sooner); still a centipawn score, not a table loss of some length.
+pub const HISTORY_LOSS_CAP: i32 = -(TB_BOUND - 1);
 
 #[cfg(test)]
 mod tests {
