@@ -12,7 +12,7 @@ use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Move, Outcome, Rules, Side};
 use doushou::tb::{self, Material, TableSet, Verdict};
 use doushou::util::rng::SplitMix64;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The game from `fen` after `moves` (the game's moves, blank-separated)
 /// and the tables of its material, made into a fresh temp dir `name`.
@@ -100,6 +100,20 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
     }
 }
 
+/// An engine with the tables in `dir`, the history proof's share of the
+/// time at `proof_percent` (0: never asked), at `fen` after `moves`.
+fn engine_with_tables(dir: &Path, proof_percent: &str, fen: &str, moves: &[&str]) -> Engine {
+    let mut engine = Engine::new();
+    engine
+        .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+        .unwrap();
+    engine
+        .set_option("HISTORY_PROOF_PERCENT", Some(proof_percent))
+        .unwrap();
+    engine.set_position(fen, moves).unwrap();
+    engine
+}
+
 #[test]
 fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
     // A game of the tables-against-plain match (endings45, 1+0.01): Blue's
@@ -132,14 +146,7 @@ fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
     );
     assert!(losing.iter().any(|m| m.to_string() == "a2b2"), "{losing:?}");
     let search = |proof_percent: &str| {
-        let mut engine = Engine::new();
-        engine
-            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
-            .unwrap();
-        engine
-            .set_option("HISTORY_PROOF_PERCENT", Some(proof_percent))
-            .unwrap();
-        engine.set_position(FEN, &moves).unwrap();
+        let mut engine = engine_with_tables(&dir, proof_percent, FEN, &moves);
         let limits = GoLimits {
             depth: Some(16),
             ..GoLimits::default()
@@ -329,14 +336,7 @@ fn a_capture_into_a_table_draw_the_history_loses_is_not_played() {
     let (won, _) = tb::won_under_history(&set, &after, 100_000, &mut tb::ProofMemory::new());
     assert!(matches!(won, tb::WinProof::Won(_)), "{won:?}");
     let search = |proof_percent: &str| {
-        let mut engine = Engine::new();
-        engine
-            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
-            .unwrap();
-        engine
-            .set_option("HISTORY_PROOF_PERCENT", Some(proof_percent))
-            .unwrap();
-        engine.set_position(FEN, &[] as &[&str]).unwrap();
+        let mut engine = engine_with_tables(&dir, proof_percent, FEN, &[]);
         let limits = GoLimits {
             depth: Some(10),
             ..GoLimits::default()
