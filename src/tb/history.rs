@@ -125,12 +125,11 @@ impl From<u64> for ProofBudget {
 /// What the history makes of the table draw at `game`'s position for the
 /// side to move, and the positions the search expanded (within `budget`,
 /// over both questions: the draw kept, then, where it is, a win in what
-/// that left); `memory`
-/// holds what earlier searches of the same game learnt. `Unknown` unless
-/// the rules forbid repetition and the position and every one since the
-/// last capture is unsettled by the tables: a table draw, or a win or loss
-/// longer than what the no-capture limit leaves now (see
-/// [`unsettled_by_tables`]).
+/// that left); `memory` holds what earlier searches of the same game
+/// learnt. `Unknown` unless the rules forbid repetition and the position
+/// and every one since the last capture is unsettled by the tables: a
+/// table draw, or a win or loss longer than what the no-capture limit
+/// leaves now (see [`unsettled_by_tables`]).
 pub fn under_history(
     tb: &TableSet,
     game: &Game,
@@ -149,7 +148,10 @@ pub fn under_history(
         positions: budget.positions.saturating_sub(spent),
         ..budget
     };
-    let (won, attack_spent) = won_under_history(tb, game, rest, memory);
+    // The draw's question found the proof applies and readied the memory:
+    // the win's search starts at once (readying again could empty the
+    // memory of what the first question just learnt).
+    let (won, attack_spent) = prove_win(tb, game, rest, memory);
     let verdict = match won {
         WinProof::Won(winning) => HistoryVerdict::Won(winning),
         settled => HistoryVerdict::Held {
@@ -188,8 +190,19 @@ pub fn won_under_history(
     if !prepare(tb, game, memory) {
         return (WinProof::Unsettled, 0);
     }
+    prove_win(tb, game, budget.into(), memory)
+}
+
+/// The search of [`won_under_history`], where the proof applies and the
+/// memory is ready ([`prepare`]).
+fn prove_win(
+    tb: &TableSet,
+    game: &Game,
+    budget: ProofBudget,
+    memory: &mut ProofMemory,
+) -> (WinProof, u64) {
     let us = game.position().side_to_move();
-    let mut attack = Proof::new(tb, game.clone(), us, budget.into(), &mut memory.states);
+    let mut attack = Proof::new(tb, game.clone(), us, budget, &mut memory.states);
     let won = match attack.prove() {
         PROVEN => WinProof::Won(attack.settled_moves(|(pn, _)| pn == 0)),
         REFUTED => WinProof::Refuted,
