@@ -553,6 +553,28 @@ fn the_binary_generates_resumes_and_probes() {
     );
     assert_eq!(lines[2], "win 1");
     assert!(lines[3].starts_with("error: move 7"), "{out}");
+    // A memory of 1 MiB gives the same verdicts (the proof searches again
+    // what it gives up); one without a proof is refused.
+    let small = [
+        "probe",
+        "--path",
+        d,
+        "--history",
+        "100000",
+        "--proof-memory",
+        "1",
+        "-",
+    ];
+    let (code, small_out, _) = tb(&small, &input);
+    assert_eq!(code, 1, "{small_out}");
+    let words = |out: &str| -> Vec<String> {
+        let word = |l: &str| l.split(" (").next().unwrap_or("").to_string();
+        out.lines().map(word).collect()
+    };
+    assert_eq!(words(&small_out), words(&out));
+    let (code, _, err) = tb(&["probe", "--path", d, "--proof-memory", "1", "-"], &input);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--history"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -734,6 +756,6 @@ fn under_forbid_a_table_draw_the_history_has_lost_is_reported_lost() {
     let (_, set) = tables();
     let game = Game::from_fen_and_moves(Rules::JUNGLE, fen, &moves).unwrap();
     let budget = 100_000;
-    let (verdict, _) = tb::under_history(set, &game, budget, &mut tb::ProofMemory::new());
+    let (verdict, _) = tb::under_history(set, &game, budget, &mut tb::ProofMemory::new(1 << 22));
     assert_eq!(verdict, tb::HistoryVerdict::Lost);
 }

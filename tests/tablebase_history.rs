@@ -45,7 +45,8 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
         assert_eq!(material.pieces().len(), 4, "{}", spec.fen);
         let set = tb::generate(&dir, entry.rules, &[material.canonical()], |_| {}).unwrap();
         assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-        let (verdict, _) = tb::under_history(&set, &game, budget, &mut tb::ProofMemory::new());
+        let (verdict, _) =
+            tb::under_history(&set, &game, budget, &mut tb::ProofMemory::new(1 << 22));
         assert_eq!(
             verdict,
             tb::HistoryVerdict::Lost,
@@ -54,7 +55,8 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
             spec.moves
         );
         let opening = Game::from_fen_and_moves(entry.rules, &spec.fen, &[] as &[&str]).unwrap();
-        let (verdict, _) = tb::under_history(&set, &opening, budget, &mut tb::ProofMemory::new());
+        let (verdict, _) =
+            tb::under_history(&set, &opening, budget, &mut tb::ProofMemory::new(1 << 22));
         assert!(matches!(verdict, tb::HistoryVerdict::Won(_)), "{verdict:?}");
     }
     // The proof's strategy from that opening against Blue's random moves,
@@ -62,7 +64,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
     // ends in Red's win, refereed by the rules (the history included).
     let entry = &entries[0];
     let set = TableSet::load(&dir, entry.rules).unwrap();
-    let mut memory = tb::ProofMemory::new();
+    let mut memory = tb::ProofMemory::new(1 << 22);
     let mut rng = SplitMix64::new(29);
     for _ in 0..4 {
         let mut game = Game::new(entry.rules, entry.position.fen.parse().unwrap());
@@ -133,7 +135,8 @@ fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
     let (game, set, dir) = game_with_tables(FEN, moves, "given-up");
     let moves: Vec<&str> = moves.split_whitespace().collect();
     assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-    let (verdict, _) = tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new());
+    let (verdict, _) =
+        tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new(1 << 22));
     let tb::HistoryVerdict::Held {
         holding, losing, ..
     } = verdict
@@ -200,7 +203,8 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
         ranked.contains(&("g6g7".to_string(), Verdict::Loss(18))),
         "{ranked:?}"
     );
-    let (verdict, _) = tb::under_history(&set, &game, 2_000_000, &mut tb::ProofMemory::new());
+    let (verdict, _) =
+        tb::under_history(&set, &game, 2_000_000, &mut tb::ProofMemory::new(1 << 22));
     let tb::HistoryVerdict::Held {
         holding, losing, ..
     } = verdict
@@ -253,7 +257,8 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     assert_eq!(set.probe(game.position()), Some(Verdict::Loss(18)));
     assert_eq!(tb::plies_before_limit(game.rules(), game.position()), 17);
     assert!(tb::unsettled_by_tables(&set, &game, game.position()));
-    let (verdict, _) = tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new());
+    let (verdict, _) =
+        tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new(1 << 22));
     assert_eq!(verdict, tb::HistoryVerdict::Lost);
     // As a user asks it.
     let out = std::process::Command::new(BIN)
@@ -333,7 +338,7 @@ fn a_capture_into_a_table_draw_the_history_loses_is_not_played() {
     const FEN: &str = "7/7/4t2/3e3/7/d6/T6/4E2/7 w 58 226";
     let (after, set, dir) = game_with_tables(FEN, "a3a4", "capture");
     assert_eq!(set.probe(after.position()), Some(Verdict::Draw));
-    let (won, _) = tb::won_under_history(&set, &after, 100_000, &mut tb::ProofMemory::new());
+    let (won, _) = tb::won_under_history(&set, &after, 100_000, &mut tb::ProofMemory::new(1 << 22));
     assert!(matches!(won, tb::WinProof::Won(_)), "{won:?}");
     let search = |proof_percent: &str| {
         let mut engine = engine_with_tables(&dir, proof_percent, FEN, &[]);

@@ -89,10 +89,16 @@ pub struct ProbeArgs {
     /// move's win open), `lost ...` or
     /// `unknown ...; losing: MOVES`. A position may then be followed by `moves ...`,
     /// the game that led to it (its history). What one line's proof
-    /// settled serves the next. The proof keeps every position it
-    /// expands, some 30 to 45 bytes each: 100,000,000 takes about 4 GB.
+    /// settled serves the next, as far as `--proof-memory` keeps it.
     #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
     pub history: Option<u64>,
+    /// The memory of the `--history` proof, in MiB, at most (17 bytes a
+    /// position, a power of two of them): by default room for twice NODES
+    /// positions, at most 4096 MiB. The proof takes it as it grows, and
+    /// goes on past what it holds, searching again what it gave up.
+    #[arg(long, value_name = "MIB", requires = "history",
+          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub proof_memory: Option<u64>,
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]
     pub rules: RulesArgs,
@@ -157,6 +163,9 @@ enum ProbeError {
     /// Standard input could not be read.
     #[error("reading standard input: {0}")]
     Stdin(#[source] std::io::Error),
+    /// The system refused the memory `--proof-memory` asked for.
+    #[error("the proof's memory (--proof-memory): {0}")]
+    ProofMemory(#[source] std::collections::TryReserveError),
 }
 
 fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
@@ -164,7 +173,8 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     let set = TableSet::load(&args.path, rules)?;
     let mut code = 0;
     // States are exact: what one line's proof settled serves the next.
-    let mut memory = ProofMemory::new();
+    let mut memory = ProofMemory::checked(proof_states(args))
+        .map_err(|source| Failure::input(ProbeError::ProofMemory(source)))?;
     let mut answer = |text: &str| match probe_line(&set, rules, text, args.history, &mut memory) {
         Ok(verdict) => write_out(&format!("{verdict}\n")),
         Err(e) => {
@@ -185,6 +195,21 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
         }
     }
     Ok(code)
+}
+
+/// The states the `--history` proof's memory holds (see
+/// [`ProbeArgs::proof_memory`]).
+fn proof_states(args: &ProbeArgs) -> usize {
+    const MIB: u64 = 1 << 20;
+    let bytes = match (args.proof_memory, args.history) {
+        (Some(mib), _) => mib.saturating_mul(MIB),
+        // Twice the positions: a memory half full begins to give some up.
+        (None, nodes) => (nodes
+            .unwrap_or(0)
+            .saturating_mul(2 * tb::STATE_BYTES as u64))
+        .min(4096 * MIB),
+    };
+    usize::try_from(bytes / tb::STATE_BYTES as u64).unwrap_or(usize::MAX)
 }
 
 /// The answer of `tb probe` for one line: a FEN, or with `history` (a node

@@ -262,7 +262,7 @@ impl Searcher {
             positions: PROOF_POSITIONS,
             deadline: clock.deadline_after_search(percent as u64),
         };
-        let memory = &mut tb::ProofMemory::new();
+        let memory = &mut tb::ProofMemory::new(2 * PROOF_POSITIONS as usize);
         let (verdict, spent) = tb::held_under_history(tb, game, budget, memory);
         log::info!(
             "root given up: the history proof says {} in {spent} positions",
@@ -309,7 +309,7 @@ impl Searcher {
         }
         let pos = game.position();
         let deadline = clock.deadline_after_search(percent as u64);
-        let mut memory = tb::ProofMemory::new();
+        let mut memory = tb::ProofMemory::new(2 * PROOF_POSITIONS as usize);
         let mut spent = 0;
         let mut lost = Vec::new();
         for &m in game.legal_moves().iter() {
@@ -381,9 +381,9 @@ impl Searcher {
     }
 }
 
-/// Positions the proof of a given-up root may expand (some 10 MB of
-/// states), whatever the clock leaves; the roots seen settled in 1,500 to
-/// 15,000.
+/// Positions the proof of a given-up root may expand, whatever the clock
+/// leaves, and the states its memory keeps (4.5 MB at most, taken only where a
+/// proof runs); the roots seen settled in 1,500 to 15,000.
 const PROOF_POSITIONS: u64 = 200_000;
 
 /// A weaker level's move: one of its lines, chosen by [`Skill::choose`].

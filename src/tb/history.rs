@@ -31,6 +31,9 @@ use crate::rules::{Game, Move, Position, Repetition, Side};
 use rustc_hash::FxHashMap;
 use std::time::Instant;
 
+mod memory;
+pub use memory::{ProofMemory, STATE_BYTES};
+
 /// What the history makes of a table draw, for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HistoryVerdict {
@@ -78,31 +81,6 @@ const INFINITE: u32 = u32::MAX / 4;
 const PROVEN: Numbers = (0, INFINITE);
 const REFUTED: Numbers = (INFINITE, 0);
 
-/// States a [`ProofMemory`] may hold when a question begins (some 10 MB);
-/// beyond, it starts afresh. One question adds at most its budget.
-const MEMORY_STATES: usize = 1 << 18;
-
-/// What proof searches learnt, kept between the moves of a game: a state
-/// (position, clock, history since the last capture, attacker) is exact, so
-/// a later root meets the states an earlier one reached, settled or not,
-/// and the work of short searches adds up.
-#[derive(Default)]
-pub struct ProofMemory {
-    states: FxHashMap<(u64, u64), Numbers>,
-}
-
-impl ProofMemory {
-    /// An empty memory.
-    pub fn new() -> ProofMemory {
-        ProofMemory::default()
-    }
-
-    /// Forgets every state (a new game).
-    pub fn clear(&mut self) {
-        self.states = FxHashMap::default();
-    }
-}
-
 /// What a proof may spend: positions expanded, and a time it stops at
 /// (the engine's clock), if any. A number of positions alone is one.
 #[derive(Clone, Copy, Debug)]
@@ -148,9 +126,8 @@ pub fn under_history(
         positions: budget.positions.saturating_sub(spent),
         ..budget
     };
-    // The draw's question found the proof applies and readied the memory:
-    // the win's search starts at once (readying again could empty the
-    // memory of what the first question just learnt).
+    // The draw's question found the proof applies: the win's search
+    // starts at once.
     let (won, attack_spent) = prove_win(tb, game, rest, memory);
     let verdict = match won {
         WinProof::Won(winning) => HistoryVerdict::Won(winning),
@@ -187,14 +164,14 @@ pub fn won_under_history(
     budget: impl Into<ProofBudget>,
     memory: &mut ProofMemory,
 ) -> (WinProof, u64) {
-    if !prepare(tb, game, memory) {
+    if !applies(tb, game) {
         return (WinProof::Unsettled, 0);
     }
     prove_win(tb, game, budget.into(), memory)
 }
 
-/// The search of [`won_under_history`], where the proof applies and the
-/// memory is ready ([`prepare`]).
+/// The search of [`won_under_history`], where the proof applies
+/// ([`applies`]).
 fn prove_win(
     tb: &TableSet,
     game: &Game,
@@ -202,7 +179,7 @@ fn prove_win(
     memory: &mut ProofMemory,
 ) -> (WinProof, u64) {
     let us = game.position().side_to_move();
-    let mut attack = Proof::new(tb, game.clone(), us, budget, &mut memory.states);
+    let mut attack = Proof::new(tb, game.clone(), us, budget, memory);
     let won = match attack.prove() {
         PROVEN => WinProof::Won(attack.settled_moves(|(pn, _)| pn == 0)),
         REFUTED => WinProof::Refuted,
@@ -213,17 +190,10 @@ fn prove_win(
 
 /// Whether the proof applies at `game` (the rules forbid repetition, and
 /// the position and every one since the last capture are unsettled by
-/// the tables); if so, `memory` is made ready (emptied when it has grown
-/// past [`MEMORY_STATES`]).
-fn prepare(tb: &TableSet, game: &Game, memory: &mut ProofMemory) -> bool {
+/// the tables).
+fn applies(tb: &TableSet, game: &Game) -> bool {
     let unsettled = |p| unsettled_by_tables(tb, game, p);
-    if game.rules().repetition != Repetition::Forbid || !game.window().all(unsettled) {
-        return false;
-    }
-    if memory.states.len() > MEMORY_STATES {
-        memory.clear();
-    }
-    true
+    game.rules().repetition == Repetition::Forbid && game.window().all(unsettled)
 }
 
 /// Whether the side to move at `game`'s table draw keeps the draw under
@@ -240,13 +210,13 @@ pub fn held_under_history(
     budget: impl Into<ProofBudget>,
     memory: &mut ProofMemory,
 ) -> (HistoryVerdict, u64) {
-    if !prepare(tb, game, memory) {
+    if !applies(tb, game) {
         let losing = Vec::new();
         return (HistoryVerdict::Unknown { losing }, 0);
     }
     let budget = budget.into();
     let them = game.position().side_to_move().opponent();
-    let mut defence = Proof::new(tb, game.clone(), them, budget, &mut memory.states);
+    let mut defence = Proof::new(tb, game.clone(), them, budget, memory);
     let settled = defence.prove();
     let losing = defence.settled_moves(|(pn, _)| pn == 0);
     let verdict = match settled {
@@ -287,8 +257,13 @@ struct Proof<'a> {
     window: u64,
     /// The windows the captures on the current line closed.
     closed: Vec<u64>,
+    /// Moves made from the root on the current line.
+    depth: usize,
+    /// The root's moves and their numbers when its search last returned
+    /// (the memory may since have given up some of their states).
+    root_moves: Vec<(Move, Numbers)>,
     /// The numbers of the states searched, by [`Proof::state`].
-    table: &'a mut FxHashMap<(u64, u64), Numbers>,
+    table: &'a mut ProofMemory,
     nodes: u64,
     budget: ProofBudget,
     /// The deadline has passed: every position on the line returns.
@@ -306,9 +281,13 @@ fn beyond(second: u32) -> u32 {
         .max(second.saturating_add(second / 4))
 }
 
-/// A position key and its occurrence count, mixed (SplitMix64's finaliser).
+/// A position key and its occurrence count, mixed.
 fn occurrence_hash(key: u64, occurrences: u16) -> u64 {
-    let mut z = key ^ u64::from(occurrences).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    mix(key ^ u64::from(occurrences).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// A 64-bit value's bits spread over all of it (SplitMix64's finaliser).
+fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -320,7 +299,7 @@ impl<'a> Proof<'a> {
         game: Game,
         attacker: Side,
         budget: ProofBudget,
-        table: &'a mut FxHashMap<(u64, u64), Numbers>,
+        table: &'a mut ProofMemory,
     ) -> Proof<'a> {
         // The root's window, as `make` would have hashed it move by move.
         let mut seen: FxHashMap<u64, u16> = FxHashMap::default();
@@ -336,6 +315,8 @@ impl<'a> Proof<'a> {
             attacker,
             window,
             closed: Vec::new(),
+            depth: 0,
+            root_moves: Vec::new(),
             table,
             nodes: 0,
             budget,
@@ -349,12 +330,11 @@ impl<'a> Proof<'a> {
     }
 
     /// The root's moves whose numbers `settled` accepts.
-    fn settled_moves(&mut self, settled: impl Fn(Numbers) -> bool) -> Vec<Move> {
-        let moves = self.game.legal_moves();
+    fn settled_moves(&self, settled: impl Fn(Numbers) -> bool) -> Vec<Move> {
+        let moves = self.root_moves.iter();
         moves
-            .iter()
-            .copied()
-            .filter(|&m| settled(self.child(m)))
+            .filter(|&&(_, n)| settled(n))
+            .map(|&(m, _)| m)
             .collect()
     }
 
@@ -374,9 +354,11 @@ impl<'a> Proof<'a> {
         }
         self.game.make(m);
         self.window ^= occurrence_hash(self.game.position().key(), self.game.occurrences());
+        self.depth += 1;
     }
 
     fn unmake(&mut self) {
+        self.depth -= 1;
         self.window ^= occurrence_hash(self.game.position().key(), self.game.occurrences());
         // The move taken back was a capture: its window reopens.
         let captured = self.game.position().plies_since_capture() == 0;
@@ -392,7 +374,7 @@ impl<'a> Proof<'a> {
         self.make(m);
         let numbers = self
             .settled_here()
-            .or_else(|| self.table.get(&self.state()).copied())
+            .or_else(|| self.table.get(self.state()))
             .unwrap_or((1, 1));
         self.unmake();
         numbers
@@ -473,6 +455,9 @@ impl<'a> Proof<'a> {
             };
             let out_of_budget = self.nodes >= self.budget.positions || self.timed_out;
             if numbers.0 >= proof_limit || numbers.1 >= disproof_limit || out_of_budget {
+                if self.depth == 0 {
+                    self.root_moves = children;
+                }
                 self.table.insert(self.state(), numbers);
                 return numbers;
             }

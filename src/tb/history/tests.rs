@@ -21,8 +21,13 @@ fn game(fen: &str, moves: &[&str]) -> Game {
     Game::from_fen_and_moves(Rules::JUNGLE, fen, moves).unwrap()
 }
 
+/// A memory far larger than the proofs here.
+fn fresh_memory() -> ProofMemory {
+    ProofMemory::new(1 << 20)
+}
+
 fn settle(game: &Game) -> HistoryVerdict {
-    under_history(tables(), game, 1_000_000, &mut ProofMemory::new()).0
+    under_history(tables(), game, 1_000_000, &mut fresh_memory()).0
 }
 
 fn moves(texts: &[&str]) -> Vec<Move> {
@@ -79,7 +84,7 @@ fn only_a_table_draw_under_forbid_with_drawn_history_is_searched() {
     assert_eq!(settle(&shuffled), HistoryVerdict::Unknown { losing });
     // A budget too small to settle it.
     let fresh = game(SHUFFLED_FEN, &[]);
-    let (verdict, nodes) = under_history(tables(), &fresh, 2, &mut ProofMemory::new());
+    let (verdict, nodes) = under_history(tables(), &fresh, 2, &mut fresh_memory());
     assert!(matches!(verdict, HistoryVerdict::Unknown { .. }) && nodes <= 2);
 }
 
@@ -90,7 +95,7 @@ fn a_memory_keeps_what_a_proof_learnt_for_the_next_move() {
     // the proof (a lion move, the dog's winning reply) the memory saves
     // work a fresh search does.
     let budget = 1_000_000;
-    let mut memory = ProofMemory::new();
+    let mut memory = fresh_memory();
     let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
     let start = game(&early, &SHUFFLED[..2]);
     let (first, spent) = under_history(tables(), &start, budget, &mut memory);
@@ -105,7 +110,7 @@ fn a_memory_keeps_what_a_proof_learnt_for_the_next_move() {
         panic!("the dog wins after the lion's move");
     };
     on.make(winning[0]);
-    let (fresh, fresh_spent) = under_history(tables(), &on, budget, &mut ProofMemory::new());
+    let (fresh, fresh_spent) = under_history(tables(), &on, budget, &mut fresh_memory());
     let (kept, kept_spent) = under_history(tables(), &on, budget, &mut memory);
     assert_eq!(kept, fresh);
     assert!(
@@ -119,8 +124,8 @@ fn a_lost_draw_is_searched_once_and_a_win_is_asked_only_where_the_draw_is_held()
     let budget = 1_000_000;
     let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
     let lost = game(&early, &SHUFFLED);
-    let (held, held_spent) = held_under_history(tables(), &lost, budget, &mut ProofMemory::new());
-    let (outcome, spent) = under_history(tables(), &lost, budget, &mut ProofMemory::new());
+    let (held, held_spent) = held_under_history(tables(), &lost, budget, &mut fresh_memory());
+    let (outcome, spent) = under_history(tables(), &lost, budget, &mut fresh_memory());
     assert_eq!(
         (&held, &outcome),
         (&HistoryVerdict::Lost, &HistoryVerdict::Lost)
@@ -130,10 +135,30 @@ fn a_lost_draw_is_searched_once_and_a_win_is_asked_only_where_the_draw_is_held()
     // Blue forces the lion out after e2e1: it holds, and it wins.
     let mut won = game(SHUFFLED_FEN, &SHUFFLED);
     won.play_text("e2e1").unwrap();
-    let (held, _) = held_under_history(tables(), &won, budget, &mut ProofMemory::new());
+    let (held, _) = held_under_history(tables(), &won, budget, &mut fresh_memory());
     assert!(
         matches!(held, HistoryVerdict::Held { ref holding, .. } if !holding.is_empty()),
         "{held:?}"
     );
     assert!(matches!(settle(&won), HistoryVerdict::Won(_)));
+}
+
+#[test]
+fn a_memory_too_small_for_the_proof_gives_the_same_verdicts_for_more_work() {
+    // Two buckets: the proofs below keep hundreds of states, and search
+    // again what the memory gave up.
+    let budget = 10_000_000;
+    let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
+    let mut won = game(SHUFFLED_FEN, &SHUFFLED);
+    won.play_text("e2e1").unwrap();
+    let mut extra = 0;
+    for position in [game(&early, &SHUFFLED), game(SHUFFLED_FEN, &SHUFFLED), won] {
+        let (roomy, roomy_spent) = under_history(tables(), &position, budget, &mut fresh_memory());
+        let small = &mut ProofMemory::new(8);
+        let (cramped, cramped_spent) = under_history(tables(), &position, budget, small);
+        assert_eq!(cramped, roomy);
+        assert!(cramped_spent >= roomy_spent);
+        extra += cramped_spent - roomy_spent;
+    }
+    assert!(extra > 0, "the small memory searched nothing again");
 }
