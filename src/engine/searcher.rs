@@ -382,8 +382,8 @@ impl Searcher {
 }
 
 /// Positions the proof of a given-up root may expand, whatever the clock
-/// leaves, and the states its memory keeps (4.5 MB at most, taken only where a
-/// proof runs); the roots seen settled in 1,500 to 15,000.
+/// leaves, and the states its memory keeps (4.5 MB at most, taken only
+/// where a proof runs); the roots seen settled in 1,500 to 15,000.
 const PROOF_POSITIONS: u64 = 200_000;
 
 /// A weaker level's move: one of its lines, chosen by [`Skill::choose`].
