@@ -11,8 +11,8 @@ than the no-capture limit leaves is read as a draw (the limit comes
 first, unless a capture on the way starts its count afresh).
 
     doushou analyse --game --json --depth 1 --tablebases tb4 games.pgn > marks.jsonl
-    scripts/tb-move-check.py marks.jsonl [--list] [--engine PROGRAM --tables DIR [--prove NODES]]
-        [--mover NAME]
+    scripts/tb-move-check.py marks.jsonl [--list] [--engine PROGRAM --tables DIR [--prove NODES
+        [--proof-memory MIB]]] [--mover NAME] [--games N,N...]
 
 `--list` also prints each draw lost and win thrown away (game, ply, FEN,
 move; for a draw lost, its opening and how its colour fared there), so a
@@ -41,7 +41,10 @@ the first position proven lost (a real mistake: the opponent's moves
 cannot lose a held draw for it); the rest are unknown within NODES
 positions.
 `--mover NAME` proves and lists the draws lost by that engine only (the
-proofs take minutes a draw; the table of counts still shows every engine).
+proofs take minutes a draw; the table of counts still shows every engine),
+`--games N,N...` those of these games only; `--proof-memory MIB` is the
+proof's memory (`tb probe --proof-memory`; a proof larger than it goes on,
+searching again what it gave up).
 """
 import json
 import subprocess
@@ -142,7 +145,7 @@ def position_before(game, i):
     return game["fen"] + (" moves " + " ".join(played) if played else "")
 
 
-def when_lost(program, tables, game, index, nodes):
+def when_lost(program, tables, game, index, nodes, memory):
     """Where the draw that move `index` of `game` lost was lost, proven with
     the game's history over the loser's positions of its stretch of table
     draws, walked back from the move:
@@ -169,7 +172,7 @@ def when_lost(program, tables, game, index, nodes):
         if (read(moves[start - 1]["tablebase"], clock, limit) or {}).get("verdict") != "draw":
             break
         start -= 1
-    prover = HistoryProbe(program, tables, game["rules"].split(), nodes)
+    prover = HistoryProbe(program, tables, game["rules"].split(), nodes, memory)
     try:
         lost_from = index + 1
         settled = True
@@ -233,6 +236,16 @@ def main():
         i = argv.index("--prove")
         prove = int(argv[i + 1])
         del argv[i:i + 2]
+    memory = None
+    if "--proof-memory" in argv:
+        i = argv.index("--proof-memory")
+        memory = int(argv[i + 1])
+        del argv[i:i + 2]
+    games_only = None
+    if "--games" in argv:
+        i = argv.index("--games")
+        games_only = {int(n) for n in argv[i + 1].split(",")}
+        del argv[i:i + 2]
     mover_only = None
     if "--mover" in argv:
         i = argv.index("--mover")
@@ -248,6 +261,8 @@ def main():
         if mover_only not in counts:
             sys.exit(f"no engine named {mover_only} moved in {args[0]}: {', '.join(sorted(counts))}")
         faults = [f for f in faults if f[1] == mover_only]
+    if games_only is not None:
+        faults = [f for f in faults if f[2] in games_only]
     columns = ["wins kept", "by the fastest win", "wins thrown away", "draws kept", "draws lost"]
     print("| mover | " + " | ".join(columns) + " |")
     print("|---" * (len(columns) + 1) + "|")
@@ -272,7 +287,7 @@ def main():
                 continue
             game = games[number]
             index = game["moves"].index(ply)
-            when, i, j = when_lost(program, tables, game, index, prove)
+            when, i, j = when_lost(program, tables, game, index, prove, memory)
             proved[mover][when] += 1
             if "--list" in sys.argv and when != "start":
                 at = ""

@@ -25,12 +25,14 @@ def history_word(answer):
 
 class HistoryProbe:
     """`tb probe --history NODES` kept running under `rules` ("Name=value"
-    words)."""
+    words), with `memory` MiB for the proof (None: the default)."""
 
-    def __init__(self, program, tables, rules, nodes):
+    def __init__(self, program, tables, rules, nodes, memory=None):
         sets = [w for kv in rules for w in ("--set", kv)]
+        memory = ["--proof-memory", str(memory)] if memory else []
         self.process = subprocess.Popen(
-            [program, "tb", "probe", "--path", tables, "--history", str(nodes)] + sets + ["-"],
+            [program, "tb", "probe", "--path", tables, "--history", str(nodes)] + memory + sets
+            + ["-"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def answer(self, position):
