@@ -32,6 +32,7 @@ use rustc_hash::FxHashMap;
 use std::time::Instant;
 
 mod memory;
+use memory::{Numbers, mix};
 pub use memory::{ProofMemory, STATE_BYTES};
 
 /// What the history makes of a table draw, for the side to move.
@@ -71,10 +72,6 @@ impl HistoryVerdict {
         }
     }
 }
-
-/// Proof and disproof numbers: how many positions must still be proven,
-/// or refuted, to settle one.
-type Numbers = (u32, u32);
 
 /// A number no search reaches: settled.
 const INFINITE: u32 = u32::MAX / 4;
@@ -284,13 +281,6 @@ fn beyond(second: u32) -> u32 {
 /// A position key and its occurrence count, mixed.
 fn occurrence_hash(key: u64, occurrences: u16) -> u64 {
     mix(key ^ u64::from(occurrences).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-}
-
-/// A 64-bit value's bits spread over all of it (SplitMix64's finaliser).
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl<'a> Proof<'a> {

@@ -12,8 +12,18 @@
 //! of the first (which the doublings use to split a bucket). Two states
 //! are mistaken for one only if 48 bits and the bucket's bits all agree.
 
-use super::{Numbers, mix};
 use std::collections::TryReserveError;
+
+/// Proof and disproof numbers: how many positions must still be proven,
+/// or refuted, to settle one.
+pub(super) type Numbers = (u32, u32);
+
+/// A 64-bit value's bits spread over all of it (SplitMix64's finaliser).
+pub(super) fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 /// States in a bucket: four of 16 bytes, one 64-byte cache line.
 const BUCKET: usize = 4;
