@@ -222,35 +222,28 @@ def had_drawing_move(program, tables, game, index):
 
 def main():
     argv = sys.argv[1:]
-    program = tables = None
-    if "--engine" in argv:
-        i = argv.index("--engine")
-        program = argv[i + 1]
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return
+
+    def option(flag, read=str):
+        """The value after `flag` (removed from argv), read; None if absent."""
+        if flag not in argv:
+            return None
+        i = argv.index(flag)
+        try:
+            value = read(argv[i + 1])
+        except (IndexError, ValueError):
+            sys.exit(f"{flag} wants a value\n{__doc__}")
         del argv[i:i + 2]
-    if "--tables" in argv:
-        i = argv.index("--tables")
-        tables = argv[i + 1]
-        del argv[i:i + 2]
-    prove = None
-    if "--prove" in argv:
-        i = argv.index("--prove")
-        prove = int(argv[i + 1])
-        del argv[i:i + 2]
-    memory = None
-    if "--proof-memory" in argv:
-        i = argv.index("--proof-memory")
-        memory = int(argv[i + 1])
-        del argv[i:i + 2]
-    games_only = None
-    if "--games" in argv:
-        i = argv.index("--games")
-        games_only = {int(n) for n in argv[i + 1].split(",")}
-        del argv[i:i + 2]
-    mover_only = None
-    if "--mover" in argv:
-        i = argv.index("--mover")
-        mover_only = argv[i + 1]
-        del argv[i:i + 2]
+        return value
+
+    program = option("--engine")
+    tables = option("--tables")
+    prove = option("--prove", int)
+    memory = option("--proof-memory", int)
+    games_only = option("--games", lambda v: {int(n) for n in v.split(",")})
+    mover_only = option("--mover")
     args = [a for a in argv if a != "--list"]
     if len(args) != 1 or (program is None) != (tables is None) or (prove and not program):
         sys.exit(__doc__)
