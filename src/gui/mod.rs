@@ -51,6 +51,7 @@ use streams::Streams;
 /// The page and what it loads, built in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+const BOARD_JS: &str = include_str!("assets/board.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const FAVICON_SVG: &str = include_str!("assets/favicon.svg");
 
@@ -430,6 +431,7 @@ impl App {
                 "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
             )),
             ("GET", ["app.js"]) => file(asset(APP_JS, "text/javascript; charset=utf-8")),
+            ("GET", ["board.js"]) => file(asset(BOARD_JS, "text/javascript; charset=utf-8")),
             ("GET", ["style.css"]) => file(asset(STYLE_CSS, "text/css; charset=utf-8")),
             ("GET", ["favicon.svg" | "favicon.ico"]) => file(asset(FAVICON_SVG, "image/svg+xml")),
             ("POST", ["api", "game"]) => read_json::<OptionsRequest>(request)
