@@ -10,12 +10,13 @@
 //! against results copied from the engine. Nothing here measures latency (see
 //! `examples/protocol_latency.rs`).
 //!
-//! The module `promised` holds tests of behaviour that protocol.md promises and the
-//! engine lacked when they were written (reported on issue 3): commands that
-//! change state during a search, a valid `setoption` with no position held,
-//! escaping of quoted input, `bench` keeping the position, `moves` in a
-//! finished game, `go` with no limit waiting for `stop`. `multipv_reports_that_many_distinct_lines_per_depth` also
-//! failed then (a line reported twice in one iteration).
+//! The module `promised` holds tests of behaviour that protocol.md promises
+//! and the engine lacked when they were written (reported on issue 3):
+//! commands that change state during a search, a valid `setoption` with no
+//! position held, escaping of quoted input, `bench` keeping the position,
+//! `moves` in a finished game, `go` with no limit waiting for `stop`.
+//! `multipv_reports_that_many_distinct_lines_per_depth` also failed then (a
+//! line reported twice in one iteration).
 
 mod commands_for_people;
 #[path = "../common/mod.rs"]

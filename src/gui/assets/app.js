@@ -1,6 +1,6 @@
 // The page of `doushou gui`. Everything about the game (legal moves, FEN,
-// game end) comes from the server's state; this script only draws it and
-// sends what the user does. API: docs/gui.md.
+// game end) comes from the server's state; this script (with board.js, the
+// board) only draws it and sends what the user does. API: docs/gui.md.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";

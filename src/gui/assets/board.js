@@ -1,6 +1,7 @@
 // The board of `doushou gui`'s page: drawing it, and moving on it by click
 // or drag. A classic script loaded before app.js, whose globals (the state,
 // the constants) its functions read when called.
+"use strict";
 
 // ---------------------------------------------------------------- the board
 
