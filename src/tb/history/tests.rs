@@ -156,7 +156,14 @@ fn a_memory_too_small_for_the_proof_gives_the_same_verdicts_for_more_work() {
         let (roomy, roomy_spent) = under_history(tables(), &position, budget, &mut fresh_memory());
         let small = &mut ProofMemory::new(8);
         let (cramped, cramped_spent) = under_history(tables(), &position, budget, small);
-        assert_eq!(cramped, roomy);
+        // The same verdict and holds; the losing moves listed are those
+        // each search came to prove, which a search made again may add to.
+        assert_eq!(cramped.word(), roomy.word());
+        let holding = |v: &HistoryVerdict| match v {
+            HistoryVerdict::Held { holding, .. } => holding.clone(),
+            _ => Vec::new(),
+        };
+        assert_eq!(holding(&cramped), holding(&roomy));
         assert!(cramped_spent >= roomy_spent);
         extra += cramped_spent - roomy_spent;
     }
