@@ -212,6 +212,13 @@ fn proof_states(args: &ProbeArgs) -> usize {
     usize::try_from(bytes / tb::STATE_BYTES as u64).unwrap_or(usize::MAX)
 }
 
+/// A line on standard error every 4 M positions of a `--history` proof
+/// (some 5 to 10 seconds), so that a long one shows it is working.
+const PROOF_PROGRESS: tb::Progress = tb::Progress {
+    every: 1 << 22,
+    report: |positions| eprintln!("tb probe: the history proof has searched {positions} positions"),
+};
+
 /// The answer of `tb probe` for one line: a FEN, or with `history` (a node
 /// budget) a FEN and the moves of the game that led to it, proven with
 /// what `memory` kept of the lines before.
@@ -238,7 +245,12 @@ fn probe_line(
     if !tb::unsettled_by_tables(set, &game, game.position()) {
         return Ok(verdict.to_string());
     }
-    let (found, spent) = tb::under_history(set, &game, nodes, memory);
+    let budget = tb::ProofBudget {
+        positions: nodes,
+        deadline: None,
+        progress: Some(PROOF_PROGRESS),
+    };
+    let (found, spent) = tb::under_history(set, &game, budget, memory);
     let listed = |moves: &[Move]| {
         let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
         moves.join(" ")

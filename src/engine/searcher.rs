@@ -261,6 +261,7 @@ impl Searcher {
         let budget = tb::ProofBudget {
             positions: PROOF_POSITIONS,
             deadline: clock.deadline_after_search(percent as u64),
+            progress: None,
         };
         let memory = &mut tb::ProofMemory::new(2 * PROOF_POSITIONS as usize);
         let (verdict, spent) = tb::held_under_history(tb, game, budget, memory);
@@ -326,6 +327,7 @@ impl Searcher {
             let budget = tb::ProofBudget {
                 positions: PROOF_POSITIONS.saturating_sub(spent),
                 deadline,
+                progress: None,
             };
             let (won, nodes) = tb::won_under_history(tb, &after, budget, &mut memory);
             spent += nodes;

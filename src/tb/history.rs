@@ -86,6 +86,19 @@ pub struct ProofBudget {
     pub positions: u64,
     /// When to stop, settled or not.
     pub deadline: Option<Instant>,
+    /// Told how far a long proof has got, if anyone is (a tool's progress
+    /// line).
+    pub progress: Option<Progress>,
+}
+
+/// A report of a proof's progress: `report` is called with the positions
+/// a search has expanded at every `every` of them.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Positions between reports.
+    pub every: u64,
+    /// Called with the positions expanded so far.
+    pub report: fn(u64),
 }
 
 impl From<u64> for ProofBudget {
@@ -93,6 +106,7 @@ impl From<u64> for ProofBudget {
         ProofBudget {
             positions,
             deadline: None,
+            progress: None,
         }
     }
 }
@@ -119,13 +133,9 @@ pub fn under_history(
     else {
         return (held, spent);
     };
-    let rest = ProofBudget {
-        positions: budget.positions.saturating_sub(spent),
-        ..budget
-    };
     // The draw's question found the proof applies: the win's search
-    // starts at once.
-    let (won, attack_spent) = prove_win(tb, game, rest, memory);
+    // starts at once, with what the budget has left.
+    let (won, spent) = prove_win(tb, game, budget, memory, spent);
     let verdict = match won {
         WinProof::Won(winning) => HistoryVerdict::Won(winning),
         settled => HistoryVerdict::Held {
@@ -134,7 +144,7 @@ pub fn under_history(
             may_win: settled == WinProof::Unsettled,
         },
     };
-    (verdict, spent + attack_spent)
+    (verdict, spent)
 }
 
 /// Whether the side to move forces a win under the history
@@ -164,19 +174,23 @@ pub fn won_under_history(
     if !applies(tb, game) {
         return (WinProof::Unsettled, 0);
     }
-    prove_win(tb, game, budget.into(), memory)
+    prove_win(tb, game, budget.into(), memory, 0)
 }
 
 /// The search of [`won_under_history`], where the proof applies
-/// ([`applies`]).
+/// ([`applies`]), after `spent` positions of `budget` went to another
+/// search of the question (they are counted in what it answers, and in
+/// its progress).
 fn prove_win(
     tb: &TableSet,
     game: &Game,
     budget: ProofBudget,
     memory: &mut ProofMemory,
+    spent: u64,
 ) -> (WinProof, u64) {
     let us = game.position().side_to_move();
     let mut attack = Proof::new(tb, game.clone(), us, budget, memory);
+    attack.nodes = spent;
     let won = match attack.prove() {
         PROVEN => WinProof::Won(attack.settled_moves(|(pn, _)| pn == 0)),
         REFUTED => WinProof::Refuted,
@@ -261,6 +275,8 @@ struct Proof<'a> {
     root_moves: Vec<(Move, Numbers)>,
     /// The numbers of the states searched, by [`Proof::state`].
     table: &'a mut ProofMemory,
+    /// Positions expanded for the question, by this search and any
+    /// before it (see [`prove_win`]).
     nodes: u64,
     budget: ProofBudget,
     /// The deadline has passed: every position on the line returns.
@@ -450,6 +466,11 @@ impl<'a> Proof<'a> {
             && self.budget.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.timed_out = true;
+        }
+        if let Some(progress) = self.budget.progress
+            && self.nodes.is_multiple_of(progress.every.max(1))
+        {
+            (progress.report)(self.nodes);
         }
         let attacking = self.game.position().side_to_move() == self.attacker;
         let moves = self.game.legal_moves();

@@ -28,7 +28,7 @@ pub use error::{Refusal, TbError};
 pub use file::{TABLE_SWITCHES, VERSION, convert_dir, file_name, rules_signature};
 pub use generate::{Generated, generate, generate_on, shard_of, targets, with_dependencies};
 pub use history::{
-    HistoryVerdict, ProofBudget, ProofMemory, STATE_BYTES, WinProof, held_under_history,
+    HistoryVerdict, Progress, ProofBudget, ProofMemory, STATE_BYTES, WinProof, held_under_history,
     under_history, unsettled_by_tables, won_under_history,
 };
 pub use index::{Indexer, Material, MaterialError, MaterialFault};

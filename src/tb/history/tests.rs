@@ -169,3 +169,30 @@ fn a_memory_too_small_for_the_proof_gives_the_same_verdicts_for_more_work() {
     }
     assert!(extra > 0, "the small memory searched nothing again");
 }
+
+/// The positions each report of the test below was given.
+static REPORTED: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+
+#[test]
+fn a_long_proof_reports_its_progress_over_both_questions() {
+    // Blue forces the lion out after e2e1: the draw's question, then the
+    // win's, each searched.
+    let mut won = game(SHUFFLED_FEN, &SHUFFLED);
+    won.play_text("e2e1").unwrap();
+    let budget = ProofBudget {
+        positions: 1_000_000,
+        deadline: None,
+        progress: Some(Progress {
+            every: 7,
+            report: |positions| REPORTED.lock().unwrap().push(positions),
+        }),
+    };
+    let (verdict, spent) = under_history(tables(), &won, budget, &mut fresh_memory());
+    assert!(matches!(verdict, HistoryVerdict::Won(_)), "{verdict:?}");
+    let reported = REPORTED.lock().unwrap().clone();
+    // Every 7 positions, counted over both searches: the second goes on
+    // from the first's count.
+    let expected: Vec<u64> = (1..=spent / 7).map(|i| 7 * i).collect();
+    assert_eq!(reported, expected, "{spent} positions spent");
+    assert!(spent >= 14, "too small a proof to show two reports");
+}
