@@ -12,7 +12,7 @@ first, unless a capture on the way starts its count afresh).
 
     doushou analyse --game --json --depth 1 --tablebases tb4 games.pgn > marks.jsonl
     scripts/tb-move-check.py marks.jsonl [--list] [--engine PROGRAM --tables DIR [--prove NODES
-        [--proof-memory MIB]]] [--mover NAME] [--games N,N...]
+        [--proof-memory MIB] [--jobs N]]] [--mover NAME] [--games N,N...]
 
 `--list` also prints each draw lost and win thrown away (game, ply, FEN,
 move; for a draw lost, its opening and how its colour fared there), so a
@@ -44,12 +44,14 @@ positions.
 proofs take minutes a draw; the table of counts still shows every engine),
 `--games N,N...` those of these games only; `--proof-memory MIB` is the
 proof's memory (`tb probe --proof-memory`; a proof larger than it goes on,
-searching again what it gave up).
+searching again what it gave up); `--jobs N` proves N draws lost at once
+(a process and its memory each; the output is the same).
 """
 import json
 import subprocess
 import sys
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 
 from tb_probe import HistoryProbe, engine_lines, history_word, rule_commands
 
@@ -242,10 +244,13 @@ def main():
     tables = option("--tables")
     prove = option("--prove", int)
     memory = option("--proof-memory", int)
+    jobs = option("--jobs", int)
+    jobs = 1 if jobs is None else jobs
     games_only = option("--games", lambda v: {int(n) for n in v.split(",")})
     mover_only = option("--mover")
     args = [a for a in argv if a != "--list"]
-    if len(args) != 1 or (program is None) != (tables is None) or (prove and not program):
+    if (len(args) != 1 or (program is None) != (tables is None) or (prove and not program)
+            or jobs < 1):
         sys.exit(__doc__)
     with open(args[0]) as f:
         lines = f.readlines()
@@ -275,12 +280,17 @@ def main():
               f"in another {other}")
     if prove:
         proved = defaultdict(lambda: defaultdict(int))
-        for kind, mover, number, ply in faults:
-            if kind != "draw lost":
-                continue
-            game = games[number]
-            index = game["moves"].index(ply)
-            when, i, j = when_lost(program, tables, game, index, prove, memory)
+        lost = [(mover, games[number], ply) for kind, mover, number, ply in faults
+                if kind == "draw lost"]
+
+        def walk(draw):
+            mover, game, ply = draw
+            return when_lost(program, tables, game, game["moves"].index(ply), prove, memory)
+        # Each proof runs in a process of its own; `map` answers in order.
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            walked = list(zip(lost, pool.map(walk, lost)))
+        for (mover, game, ply), (when, i, j) in walked:
+            number = game["game"]
             proved[mover][when] += 1
             if "--list" in sys.argv and when != "start":
                 at = ""

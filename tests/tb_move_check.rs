@@ -140,6 +140,9 @@ fn a_draw_lost_from_the_start_is_told_apart_from_a_mistake() {
     );
     // `--mover` lists and proves that engine's draws only.
     assert!(!out.contains(": plain, game"), "{out}");
+    // Two proofs at once answer the same, in the same order.
+    let jobs = [&args[..], &["--jobs", "2"]].concat();
+    assert_eq!(stdout(&check(python, &marks("prove"), &jobs)), out);
 }
 
 #[test]
@@ -150,6 +153,7 @@ fn a_bad_command_line_gets_the_usage_not_a_traceback() {
         (&["--prove"][..], "--prove wants a value"),
         (&["--prove", "many"][..], "--prove wants a value"),
         (&["--engine", BIN][..], "Check every move of a match"),
+        (&["--jobs", "0"][..], "Check every move of a match"),
         (&["--mover", "nobody"][..], "no engine named nobody"),
     ] {
         let output = check(python, &marks, args);
