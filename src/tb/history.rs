@@ -396,21 +396,13 @@ impl<'a> Proof<'a> {
     /// the room").
     fn first_numbers(&self) -> Numbers {
         let pos = self.game.position();
-        let rules = self.game.rules();
         let attacking = pos.side_to_move() == self.attacker;
         let moves = self.game.legal_moves();
         let room = moves.iter().filter(|&&m| {
             let mut after = *pos;
             after.make(m);
-            let fits = |plies| plies <= plies_before_limit(rules, &after);
-            match self.tb.probe(&after) {
-                // The defender's move into the attacker's win.
-                Some(Verdict::Win(plies)) if !attacking => !fits(plies),
-                // The attacker's move out of the tables or into the
-                // defender's win or draw at worst.
-                Some(Verdict::Win(_)) | None => !attacking,
-                _ => true,
-            }
+            // Not a loss at once for the side to move here.
+            self.by_tables(&after) != Some(!attacking)
         });
         let room = u32::try_from(room.count()).unwrap_or(INFINITE).max(1);
         if attacking { (1, room) } else { (room, 1) }
@@ -429,19 +421,9 @@ impl<'a> Proof<'a> {
                 PROVEN
             });
         }
-        // A win or loss counts if it fits in what the no-capture limit leaves.
-        let fits = |plies| plies <= plies_before_limit(self.game.rules(), pos);
-        let attacker_wins = match self.tb.probe(pos) {
-            Some(Verdict::Win(plies)) if fits(plies) => to_move == self.attacker,
-            Some(Verdict::Loss(plies)) if fits(plies) => to_move != self.attacker,
-            // The defender's win too long for the limit: at worst a draw
-            // for it (the history aside).
-            Some(Verdict::Win(_)) if to_move != self.attacker => false,
-            Some(Verdict::Loss(_)) if to_move == self.attacker => false,
-            // A draw, or the attacker's win too long for the limit, which
-            // is no draw either: it may capture on the way and start the
-            // count afresh. Both are searched on.
-            Some(_) => {
+        let attacker_wins = match self.by_tables(pos) {
+            Some(wins) => wins,
+            None => {
                 if self.game.draw_reason().is_some() {
                     return Some(REFUTED);
                 }
@@ -451,9 +433,30 @@ impl<'a> Proof<'a> {
                 // No legal move loses.
                 to_move != self.attacker
             }
-            None => false,
         };
         Some(if attacker_wins { PROVEN } else { REFUTED })
+    }
+
+    /// Whether the attacker wins at `pos` by the tables alone (the history
+    /// aside), or `None` where the search goes on from it.
+    fn by_tables(&self, pos: &Position) -> Option<bool> {
+        let to_move = pos.side_to_move();
+        // A win or loss counts if it fits in what the no-capture limit leaves.
+        let fits = |plies| plies <= plies_before_limit(self.game.rules(), pos);
+        match self.tb.probe(pos) {
+            Some(Verdict::Win(plies)) if fits(plies) => Some(to_move == self.attacker),
+            Some(Verdict::Loss(plies)) if fits(plies) => Some(to_move != self.attacker),
+            // The defender's win too long for the limit: at worst a draw
+            // for it (the history aside).
+            Some(Verdict::Win(_)) if to_move != self.attacker => Some(false),
+            Some(Verdict::Loss(_)) if to_move == self.attacker => Some(false),
+            // A draw, or the attacker's win too long for the limit, which
+            // is no draw either: it may capture on the way and start the
+            // count afresh. Both are searched on.
+            Some(_) => None,
+            // Out of the tables: not the attacker's to force.
+            None => Some(false),
+        }
     }
 
     /// Depth-first proof-number search below the current position, until
