@@ -45,7 +45,10 @@ proofs take minutes a draw; the table of counts still shows every engine),
 `--games N,N...` those of these games only; `--proof-memory MIB` is the
 proof's memory (`tb probe --proof-memory`; a proof larger than it goes on,
 searching again what it gave up); `--jobs N` proves N draws lost at once
-(a process and its memory each; the output is the same).
+(a process and its memory each; the output is the same). Each answer of
+the proof is also printed on standard error as it comes ("tb-move-check:
+game N, the draw lost at ply P, ply Q: ANSWER"), so a long walk shows how
+far it has got.
 """
 import json
 import subprocess
@@ -181,7 +184,13 @@ def when_lost(program, tables, game, index, nodes, memory):
         for i in range(index, start - 1, -1):
             if moves[i]["side"] != loser:
                 continue
-            verdict = history_word(prover.answer(position_before(game, i)))
+            answer = prover.answer(position_before(game, i))
+            # A walk at a large budget takes minutes a draw: each answer
+            # shows how far it has got.
+            print(f"tb-move-check: game {game['game']}, the draw lost at ply "
+                  f"{moves[index]['ply']}, ply {moves[i]['ply']}: {answer}",
+                  file=sys.stderr, flush=True)
+            verdict = history_word(answer)
             # A draw its keeper can win from is held all the more.
             if verdict in ("held", "won"):
                 return "mistake", i, lost_from

@@ -117,7 +117,15 @@ fn a_draw_lost_from_the_start_is_told_apart_from_a_mistake() {
     let args = [
         "--engine", BIN, "--tables", tables, "--prove", "10000", "--list", "--mover", "tables",
     ];
-    let out = stdout(&check(python, &marks("prove"), &args));
+    let output = check(python, &marks("prove"), &args);
+    let out = stdout(&output);
+    // Each answer of the proof is shown as it comes: before its move (ply
+    // 1) the rat even wins, by `a7b7`.
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        progress.contains("tb-move-check: game 3, the draw lost at ply 1, ply 1: draw history won"),
+        "{progress}"
+    );
     assert!(
         out.contains(
             "tables: draws lost already lost at the start of their stretch 1, \
