@@ -15,9 +15,11 @@
 //!   win stands under `forbid` when every position since the last capture
 //!   was a table draw or a win or loss too long for what the limit leaves
 //!   at the root (checked before the search, [`unsettled_by_tables`]) or
-//!   where the search met it: the winner's fastest line never meets them
-//!   (their verdict, or their distance, which exceeds what the limit
-//!   leaves) nor itself (its distance falls);
+//!   where the search met it, or else occurred only once: the winner's
+//!   fastest line never meets the first (their verdict, or their
+//!   distance, which exceeds what the limit leaves) nor itself (its
+//!   distance falls), and meets one of the others at most once, its second
+//!   occurrence, which the rule allows;
 //! - a side without a legal move loses (the history forbids them all);
 //! - the no-capture limit ends it in a draw.
 //!
@@ -115,10 +117,10 @@ impl From<u64> for ProofBudget {
 /// side to move, and the positions the search expanded (within `budget`,
 /// over both questions: the draw kept, then, where it is, a win in what
 /// that left); `memory` holds what earlier searches of the same game
-/// learnt. `Unknown` unless the rules forbid repetition and the position
-/// and every one since the last capture is unsettled by the tables: a
-/// table draw, or a win or loss longer than what the no-capture limit
-/// leaves now (see [`unsettled_by_tables`]).
+/// learnt. `Unknown` unless the rules forbid repetition, the position is
+/// unsettled by the tables (a table draw, or a win or loss longer than
+/// what the no-capture limit leaves now: see [`unsettled_by_tables`]) and
+/// so is every one since the last capture that occurred twice.
 pub fn under_history(
     tb: &TableSet,
     game: &Game,
@@ -199,12 +201,24 @@ fn prove_win(
     (won, attack.nodes)
 }
 
-/// Whether the proof applies at `game` (the rules forbid repetition, and
-/// the position and every one since the last capture are unsettled by
-/// the tables).
+/// Whether the proof applies at `game`: the rules forbid repetition, the
+/// position is unsettled by the tables, and so is every one since the last
+/// capture that occurred twice. One the tables settle that occurred once
+/// (a win thrown away and the draw lost again) leaves the proof exact: a
+/// winner's fastest line meets it at most once more, its second
+/// occurrence, which the rule allows; twice, the rule may bar that line.
 fn applies(tb: &TableSet, game: &Game) -> bool {
-    let unsettled = |p| unsettled_by_tables(tb, game, p);
-    game.rules().repetition == Repetition::Forbid && game.window().all(unsettled)
+    if game.rules().repetition != Repetition::Forbid
+        || !unsettled_by_tables(tb, game, game.position())
+    {
+        return false;
+    }
+    let mut seen: FxHashMap<u64, u16> = FxHashMap::default();
+    game.window().all(|pos| {
+        let occurrences = seen.entry(pos.key()).or_default();
+        *occurrences += 1;
+        *occurrences < 2 || unsettled_by_tables(tb, game, pos)
+    })
 }
 
 /// Whether the side to move at `game`'s table draw keeps the draw under

@@ -196,3 +196,30 @@ fn a_long_proof_reports_its_progress_over_both_questions() {
     assert_eq!(reported, expected, "{spent} positions spent");
     assert!(spent >= 14, "too small a proof to show two reports");
 }
+
+// From the shuffled position the lion steps aside (`f2g2`: the dog wins in
+// 5 by the tables) and the dog throws the win away (`e3f3`: a table draw
+// again). The position the tables settle stands once in the window: a
+// winner's fastest line may meet it once more, so the proof applies. Round
+// the cycle again and it stands twice: a line through it may be barred,
+// and the proof does not answer.
+const THROWN_AWAY: [&str; 2] = ["f2g2", "e3f3"];
+
+#[test]
+fn a_settled_position_once_in_the_history_leaves_the_proof_exact_twice_it_does_not() {
+    let start = SHUFFLED_FEN.replace(" 80 ", " 0 ");
+    let mut aside = game(&start, &THROWN_AWAY[..1]);
+    assert_eq!(tables().probe(aside.position()), Some(Verdict::Win(5)));
+    aside.play_text(THROWN_AWAY[1]).unwrap();
+    assert_eq!(tables().probe(aside.position()), Some(Verdict::Draw));
+    let once = settle(&aside);
+    assert!(
+        !matches!(once, HistoryVerdict::Unknown { .. }),
+        "settled once in the history: {once:?}"
+    );
+    let round = ["g2f2", "f3e3", "f2g2", "e3f3"];
+    let twice = game(&start, &[&THROWN_AWAY[..], &round[..]].concat());
+    assert_eq!(twice.position().key(), aside.position().key());
+    let losing = Vec::new();
+    assert_eq!(settle(&twice), HistoryVerdict::Unknown { losing });
+}
