@@ -283,6 +283,15 @@ impl Game {
             .chain(std::iter::once(&self.position))
     }
 
+    /// [`Game::window`]'s positions, each with how often it had occurred
+    /// when it stood (that time included), as [`Game::occurrences`] told
+    /// then.
+    pub fn window_with_occurrences(&self) -> impl Iterator<Item = (&Position, u16)> {
+        let start = self.current().window_start;
+        let counts = self.history[start..].iter().map(|h| h.occurrences);
+        self.window().zip(counts)
+    }
+
     /// How often the current position has occurred in the game, this time included.
     #[inline]
     pub fn occurrences(&self) -> u16 {

@@ -30,7 +30,6 @@
 use super::set::{TableSet, plies_before_limit};
 use super::verdict::Verdict;
 use crate::rules::{Game, Move, Position, Repetition, Side};
-use rustc_hash::FxHashMap;
 use std::time::Instant;
 
 mod memory;
@@ -213,12 +212,8 @@ fn applies(tb: &TableSet, game: &Game) -> bool {
     {
         return false;
     }
-    let mut seen: FxHashMap<u64, u16> = FxHashMap::default();
-    game.window().all(|pos| {
-        let occurrences = seen.entry(pos.key()).or_default();
-        *occurrences += 1;
-        *occurrences < 2 || unsettled_by_tables(tb, game, pos)
-    })
+    game.window_with_occurrences()
+        .all(|(pos, occurrences)| occurrences < 2 || unsettled_by_tables(tb, game, pos))
 }
 
 /// Whether the side to move at `game`'s table draw keeps the draw under
@@ -322,13 +317,9 @@ impl<'a> Proof<'a> {
         table: &'a mut ProofMemory,
     ) -> Proof<'a> {
         // The root's window, as `make` would have hashed it move by move.
-        let mut seen: FxHashMap<u64, u16> = FxHashMap::default();
-        let mut window = 0;
-        for pos in game.window() {
-            let occurrences = seen.entry(pos.key()).or_default();
-            *occurrences += 1;
-            window ^= occurrence_hash(pos.key(), *occurrences);
-        }
+        let window = game
+            .window_with_occurrences()
+            .fold(0, |window, (pos, n)| window ^ occurrence_hash(pos.key(), n));
         Proof {
             tb,
             game,
