@@ -33,6 +33,7 @@ use crate::rules::{Game, Move, Position, Repetition, Side};
 use std::time::Instant;
 
 mod memory;
+mod verdicts;
 use memory::{Numbers, mix};
 pub use memory::{ProofMemory, STATE_BYTES};
 
@@ -269,7 +270,8 @@ pub fn unsettled_by_tables(tb: &TableSet, game: &Game, pos: &Position) -> bool {
 
 /// One proof search: does `attacker` force the other side out of the draw?
 struct Proof<'a> {
-    tb: &'a TableSet,
+    /// The tables, each verdict read once (as far as its slot keeps it).
+    tb: verdicts::Verdicts<'a>,
     game: Game,
     attacker: Side,
     /// The positions since the last capture with how often each occurred,
@@ -321,7 +323,7 @@ impl<'a> Proof<'a> {
             .window_with_occurrences()
             .fold(0, |window, (pos, n)| window ^ occurrence_hash(pos.key(), n));
         Proof {
-            tb,
+            tb: verdicts::Verdicts::new(tb),
             game,
             attacker,
             window,

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::Rules;
+use crate::rules::{Animal, Piece, Rules, Square};
 use crate::tb::generate::generate;
 use crate::tb::index::Material;
 use std::sync::OnceLock;
@@ -222,4 +222,37 @@ fn a_settled_position_once_in_the_history_leaves_the_proof_exact_twice_it_does_n
     assert_eq!(twice.position().key(), aside.position().key());
     let losing = Vec::new();
     assert_eq!(settle(&twice), HistoryVerdict::Unknown { losing });
+}
+
+#[test]
+fn every_read_agrees_with_the_tables_when_positions_share_a_slot() {
+    // 16 slots for some 7,000 positions: nearly every read finds its
+    // slot taken by another position.
+    let tb = tables();
+    let verdicts = verdicts::Verdicts::with_slots(tb, 16);
+    let lion = Piece::new(Side::Red, Animal::Lion);
+    let dog = Piece::new(Side::Blue, Animal::Dog);
+    let mut positions = Vec::new();
+    for (l, d) in (0..63).flat_map(|l| (0..63).map(move |d| (l, d))) {
+        for side in [Side::Red, Side::Blue] {
+            if l != d {
+                let mut pos = Position::empty(side);
+                pos.put(lion, Square::from_index(l));
+                pos.put(dog, Square::from_index(d));
+                positions.push(pos);
+            }
+        }
+    }
+    let mut kinds = std::collections::HashSet::new();
+    // Twice over, the second time partly from the slots.
+    for pos in positions.iter().chain(&positions) {
+        let verdict = verdicts.probe(pos);
+        assert_eq!(verdict, tb.probe(pos), "{pos:?}");
+        assert_eq!(verdicts.probe(pos), verdict, "read again: {pos:?}");
+        kinds.insert(verdict.map(|v| std::mem::discriminant(&v)));
+    }
+    assert!(
+        kinds.len() >= 3,
+        "wins, losses and draws among them: {kinds:?}"
+    );
 }
