@@ -9,7 +9,7 @@ use crate::tb::set::TableSet;
 use crate::tb::verdict::Verdict;
 use std::cell::{Cell, OnceCell};
 
-/// Positions kept, a power of two: 1.5 MiB.
+/// Positions kept, a power of two: 1 MiB (16 bytes a slot).
 const SLOTS: usize = 1 << 16;
 
 /// A position's key and its verdict (`None`: no table holds it).
