@@ -550,3 +550,77 @@ fn two_selfplay_shards_merged_equal_the_whole_run() {
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `selfplay --openings`: game `i` starts from opening `i` modulo their
+/// number, so with no random plies the first position written of games 0
+/// and 2 is searched after the first opening, of game 1 after the second;
+/// an opening the rules refuse is bad input (1), a file that cannot be
+/// read a wrong command line (2).
+#[test]
+fn selfplay_starts_each_game_from_its_opening() {
+    let dir = std::env::temp_dir().join(format!("doushou-sp-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two openings\ng1g2 g7g6\ne3f3 e7d7 c3b3\n").unwrap();
+    let out = dir.join("data.txt");
+    let o = run(&[
+        "selfplay",
+        "--games",
+        "3",
+        "--depth",
+        "1",
+        "--random-plies",
+        "0",
+        "--max-plies",
+        "8",
+        "--jobs",
+        "1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("# doushou selfplay games=3"), "{text}");
+    assert!(text.contains("openings=2"), "{text}");
+    // Each game writes at most 8 - its opening's plies positions; the
+    // positions themselves must follow from the opening's moves.
+    let after = |moves: &[&str]| {
+        let rules = doushou::rules::Rules::default();
+        doushou::rules::Game::from_fen_and_moves(rules, START, moves)
+            .unwrap()
+            .position()
+            .fen()
+    };
+    let first = after(&["g1g2", "g7g6"]);
+    let second = after(&["e3f3", "e7d7", "c3b3"]);
+    let fens: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(" ; ").next().unwrap())
+        .collect();
+    assert_eq!(fens.iter().filter(|f| **f == first).count(), 2, "{text}");
+    assert_eq!(fens.iter().filter(|f| **f == second).count(), 1, "{text}");
+    std::fs::write(&openings, "g1g2 g1g2\n").unwrap();
+    let refused = |path: &str| {
+        run(&[
+            "selfplay",
+            "--games",
+            "1",
+            "--depth",
+            "1",
+            "--openings",
+            path,
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = refused(openings.to_str().unwrap());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+    let o = refused(dir.join("none.txt").to_str().unwrap());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("none.txt"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

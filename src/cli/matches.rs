@@ -34,8 +34,9 @@ pub struct MatchArgs {
     #[arg(long, value_parser = super::args::positive::<u64>())]
     pub nodes: Option<u64>,
     /// Openings: one a line, a position (`FEN [moves ...]`) or moves from the
-    /// start. Each is played twice, colours swapped. Default: the built-in set
-    /// of bench-positions/openings.txt.
+    /// start. Each is played twice, colours swapped. Default: the built-in
+    /// suite of bench-positions/openings.txt (3,000 openings balanced under
+    /// both presets), used in order.
     #[arg(long, value_name = "FILE", conflicts_with = "random_plies")]
     pub openings: Option<PathBuf>,
     /// Instead of an openings file, start each pair of games with this many
@@ -45,8 +46,9 @@ pub struct MatchArgs {
     /// Seed of --random-plies, so that a match can be played again.
     #[arg(long, default_value_t = 1, requires = "random_plies")]
     pub seed: u64,
-    /// Games per pair of engines (default: every opening twice, or 100 with
-    /// --random-plies).
+    /// Games per pair of engines (default: every opening of --openings
+    /// twice, else 100: the first 50 openings of the built-in suite, or 50
+    /// random ones).
     #[arg(long)]
     pub games: Option<usize>,
     /// Games played at once, 1 to 256.

@@ -4,6 +4,8 @@
 
 use crate::cli::args::{self, EvalArgs, RulesArgs};
 use crate::cli::exit::Failure;
+use crate::rules::Rules;
+use crate::tools::matches::openings::{self, Opening, OpeningsFileError};
 use crate::tuning::selfplay::{self, FileRunError, SelfplayConfig, SelfplayError};
 use clap::Args;
 use std::path::PathBuf;
@@ -21,7 +23,13 @@ pub struct SelfplayArgs {
     /// Search nodes per move, at least 1 (the default limit when no depth is given: 5000).
     #[arg(long, value_parser = args::positive::<u64>())]
     pub nodes: Option<u64>,
-    /// Random plies at the start of each game, for variety (not written).
+    /// Openings to start from, one a line as `match --openings` reads them
+    /// (game `i` from opening `i` modulo their number); default: the start
+    /// position.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random plies at the start of each game, after its opening, for
+    /// variety (not written).
     #[arg(long, default_value_t = 8)]
     pub random_plies: usize,
     /// Seed of the random plies: the same seed and settings give the same file.
@@ -59,16 +67,22 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         (None, None) => Some(5000),
         (_, n) => n,
     };
+    let rules = args.rules.rules()?;
+    let openings = match &args.openings {
+        Some(path) => read_openings(path, rules)?,
+        None => Vec::new(),
+    };
     let config = SelfplayConfig {
         games: args.games,
         depth: args.depth,
         nodes,
+        openings,
         random_plies: args.random_plies,
         seed: args.seed,
         jobs: args.jobs.unwrap_or_else(crate::util::pool::every_core),
         max_plies: args.max_plies,
         hash_mb: args.hash,
-        rules: args.rules.rules()?,
+        rules,
         shard: args::parse_shard(&args.shard)?,
         engine_options: args.eval.settings()?,
     };
@@ -108,4 +122,13 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
         summary.seconds
     );
     Ok(())
+}
+
+/// The openings of `--openings`: a file that cannot be read is a wrong
+/// command line (exit code 2), a line the rules refuse bad input (1).
+fn read_openings(path: &std::path::Path, rules: Rules) -> Result<Vec<Opening>, Failure> {
+    openings::read_openings(path, rules).map_err(|e| match e {
+        e @ OpeningsFileError::Read { .. } => Failure::usage(e),
+        e @ OpeningsFileError::Refused { .. } => Failure::input(e),
+    })
 }

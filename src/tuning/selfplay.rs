@@ -1,6 +1,7 @@
-//! Self-play: the engine plays itself from the start position, a few random
-//! plies first so that games differ, and every quiet position of each game is
-//! written with the game's result (the format of [`crate::tuning`]).
+//! Self-play: the engine plays itself from the start position or from the
+//! openings given (game `i` from opening `i` modulo their number), a few
+//! random plies first so that games differ, and every quiet position of each
+//! game is written with the game's result (the format of [`crate::tuning`]).
 //!
 //! Each game is a function of the seed and its index alone (its own random
 //! plies, a fresh transposition table, one search thread, a depth or node
@@ -9,9 +10,8 @@
 
 use crate::engine::search::Silent;
 use crate::engine::{Engine, GoError, GoLimits, option};
-use crate::rules::{
-    DEN, Game, GameError, Move, NEIGHBOURS, Outcome, Position, Rules, START_FEN, Side,
-};
+use crate::rules::{DEN, Game, GameError, Move, NEIGHBOURS, Outcome, Position, Rules, Side};
+use crate::tools::matches::openings::{Opening, OpeningError};
 use crate::util::options::OptionError;
 use crate::util::rng::SplitMix64;
 use std::collections::BTreeMap;
@@ -28,7 +28,10 @@ pub struct SelfplayConfig {
     pub depth: Option<u32>,
     /// Search nodes per move (with or instead of `depth`).
     pub nodes: Option<u64>,
-    /// Random plies at the start of each game (not written).
+    /// Where the games start: game `i` from opening `i` modulo their number,
+    /// the start position when there is none.
+    pub openings: Vec<Opening>,
+    /// Random plies at the start of each game, after its opening (not written).
     pub random_plies: usize,
     /// Seed of every game's random plies.
     pub seed: u64,
@@ -76,6 +79,7 @@ impl Default for SelfplayConfig {
             games: 100,
             depth: None,
             nodes: Some(5000),
+            openings: Vec::new(),
             random_plies: 8,
             seed: 1,
             jobs: 1,
@@ -111,6 +115,9 @@ pub enum SelfplayError {
     /// The engine refused a game's position.
     #[error("selfplay engine: {0}")]
     Position(#[source] GameError),
+    /// An opening is not legal under the run's rules, or its game is over.
+    #[error("selfplay opening: {0}")]
+    Opening(#[source] OpeningError),
     /// The engine could not search.
     #[error("selfplay engine: {0}")]
     Search(#[source] GoError),
@@ -225,8 +232,20 @@ pub fn play_game(
             .wrapping_add(index as u64),
     );
     let rules = config.rules;
-    let mut game = Game::new(rules, Position::startpos());
-    let mut moves: Vec<String> = Vec::new();
+    let (fen, mut game, mut moves) = match config.openings.get(index % config.openings.len().max(1))
+    {
+        Some(opening) => (
+            opening.fen.as_str(),
+            opening.game(rules).map_err(SelfplayError::Opening)?,
+            opening.moves.clone(),
+        ),
+        None => (
+            crate::rules::START_FEN,
+            Game::new(rules, Position::startpos()),
+            Vec::new(),
+        ),
+    };
+    let opening_plies = moves.len();
     let mut positions = Vec::new();
     engine.new_game();
     let limits = GoLimits {
@@ -242,11 +261,11 @@ pub fn play_game(
             break None;
         }
         let legal = game.legal_moves();
-        let mv = if moves.len() < config.random_plies {
+        let mv = if moves.len() < opening_plies + config.random_plies {
             legal[rng.below(legal.len())]
         } else {
             engine
-                .set_position(START_FEN, &moves)
+                .set_position(fen, &moves)
                 .map_err(SelfplayError::Position)?;
             let result = engine
                 .search(&limits, &Silent)
@@ -334,9 +353,10 @@ pub fn run(
     config.check()?;
     let limit = |v: Option<String>| v.unwrap_or_else(|| "-".into());
     let settings = format!(
-        "depth={} nodes={} random-plies={} seed={} max-plies={} shard={}/{}",
+        "depth={} nodes={} openings={} random-plies={} seed={} max-plies={} shard={}/{}",
         limit(config.depth.map(|d| d.to_string())),
         limit(config.nodes.map(|n| n.to_string())),
+        config.openings.len(),
         config.random_plies,
         config.seed,
         config.max_plies,

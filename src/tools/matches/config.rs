@@ -91,6 +91,9 @@ pub enum ConfigError {
 /// could overflow the clock.
 const MAX_WAIT_MS: u64 = 365 * 24 * 3600 * 1000;
 
+/// Games per pair when neither `--games` nor an openings file says.
+pub const DEFAULT_GAMES: usize = 100;
+
 /// Where a match's openings come from.
 #[derive(Clone, Debug)]
 pub enum OpeningSource {
@@ -120,7 +123,8 @@ pub struct MatchRequest {
     pub limits: EngineLimits,
     /// Where the openings come from.
     pub openings: OpeningSource,
-    /// Games per pair (default: every opening twice, or 100 random ones).
+    /// Games per pair (default: every opening of a file twice, else
+    /// [`DEFAULT_GAMES`]).
     pub games: Option<usize>,
     /// Games at once.
     pub concurrency: usize,
@@ -162,11 +166,12 @@ impl MatchConfig {
             }
         }
         dedupe_names(&mut engines);
-        let random = matches!(request.openings, OpeningSource::Random { .. });
         let openings = openings(&request.openings, request.games, request.rules)?;
-        let games = request
-            .games
-            .unwrap_or(if random { 100 } else { 2 * openings.len() });
+        let games = request.games.unwrap_or(match request.openings {
+            OpeningSource::File(_) => 2 * openings.len(),
+            // The built-in suite holds thousands: its first 50, twice each.
+            OpeningSource::Random { .. } | OpeningSource::BuiltIn => DEFAULT_GAMES,
+        });
         let sprt = match &request.sprt {
             Some(words) => {
                 if engines.len() != 2 {
@@ -212,7 +217,10 @@ fn openings(
             if plies > 1000 {
                 return Err(ConfigError::RandomPlies);
             }
-            let pairs = games.unwrap_or(100).clamp(1, 1_000_000).div_ceil(2);
+            let pairs = games
+                .unwrap_or(DEFAULT_GAMES)
+                .clamp(1, 1_000_000)
+                .div_ceil(2);
             let openings = random_openings(pairs, plies, seed, rules);
             if openings.is_empty() {
                 return Err(ConfigError::NoRandomOpening(plies));

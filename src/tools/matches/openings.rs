@@ -68,6 +68,44 @@ pub enum OpeningError {
     },
 }
 
+/// Why an openings file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsFileError {
+    /// The file cannot be read.
+    #[error("--openings {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file holds a line that is refused.
+    #[error("--openings {}: {source}", path.display())]
+    Refused {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong in it.
+        #[source]
+        source: OpeningError,
+    },
+}
+
+/// Reads the openings file at `path` and checks each opening under `rules`.
+pub fn read_openings(
+    path: &std::path::Path,
+    rules: Rules,
+) -> Result<Vec<Opening>, OpeningsFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| OpeningsFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_openings(&text, rules).map_err(|source| OpeningsFileError::Refused {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Reads openings from a file's text and checks each under `rules`.
 pub fn parse_openings(text: &str, rules: Rules) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
@@ -143,11 +181,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_openings_are_legal_and_open() {
-        let openings = parse_openings(DEFAULT_OPENINGS, Rules::default()).unwrap();
-        assert!(openings.len() >= 40, "{}", openings.len());
-        for (i, a) in openings.iter().enumerate() {
-            assert!(!openings[i + 1..].contains(a), "{a} twice");
+    fn the_default_openings_are_legal_open_and_distinct_positions_under_both_presets() {
+        for rules in [Rules::JUNGLE, Rules::XOUDOUQI] {
+            let openings = parse_openings(DEFAULT_OPENINGS, rules).unwrap();
+            assert!(openings.len() >= 1000, "{}", openings.len());
+            let mut keys = std::collections::HashSet::new();
+            for opening in &openings {
+                let game = opening.game(rules).unwrap();
+                assert!(
+                    keys.insert(game.position().key()),
+                    "{opening}: a transposition"
+                );
+            }
         }
     }
 
