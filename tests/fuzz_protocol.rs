@@ -73,7 +73,7 @@ const SAFE_OPTIONS: [&str; 9] = [
     "UCI_ShowWDL",
     "Contempt",
     "Search_LMR",
-    "Search_NullMove",
+    "Search_LateMovePruning",
     "Eval",
     "Clear Hash",
 ];

@@ -812,15 +812,12 @@ fn the_tools_take_the_evaluation_from_the_command_line() {
 #[test]
 fn the_search_keeps_its_accumulators_in_step_with_the_game() {
     // Debug builds check the stack against a sum from scratch at every
-    // evaluation; null moves, reductions and every cutoff path are on.
+    // evaluation; reductions and every cutoff path are on.
     let path = temp_file("search.nnue", &random_net(20, 16).to_bytes());
     let mut engine = Engine::new();
     for (name, value) in [
         ("Eval", "nnue"),
         ("EvalFile", path.to_str().unwrap()),
-        ("Search_NullMove", "true"),
-        ("Search_Aspiration", "true"),
-        ("Search_DenExtension", "true"),
         ("Hash", "4"),
     ] {
         engine.set_option(name, Some(value)).unwrap();

@@ -329,44 +329,6 @@ fn den_threats_neither_hide_wins_nor_blow_up_the_search() {
     }
 }
 
-/// `Search_QsDenThreats`: a lion three steps from an unguarded den is a win
-/// seen at depth 2 (the step next to the den is tried at the horizon, and the
-/// defender, unable to take it, loses), where quiescence without it stands
-/// pat and sees only a good score. Off, the same race needs one ply more.
-#[test]
-fn den_threats_in_quiescence_see_a_race_one_ply_sooner() {
-    let mut engine = race_seen_at_depth_2_only_with("Search_QsDenThreats");
-    let (_, deeper) = search(&mut engine, RACE_FEN, &[], 3);
-    assert!(
-        matches!(Score::from_internal(deeper), Score::Mate(n) if n > 0),
-        "{deeper}"
-    );
-}
-
-/// A lion three steps from an unguarded den, Red to move.
-const RACE_FEN: &str = "7/7/7/3L3/e6/7/7/7/7 w 0 1";
-
-/// At depth 2, without `option` the race of [`RACE_FEN`] is cut by the
-/// horizon (a centipawn score), with it it is a win by d6d7. Answers the
-/// engine, the option off again.
-fn race_seen_at_depth_2_only_with(option: &str) -> Engine {
-    let mut engine = engine_with(&Rules::default());
-    let (_, without) = search(&mut engine, RACE_FEN, &[], 2);
-    assert!(
-        matches!(Score::from_internal(without), Score::Cp(_)),
-        "{without}"
-    );
-    engine.set_option(option, Some("true")).unwrap();
-    let (best, with) = search(&mut engine, RACE_FEN, &[], 2);
-    assert!(
-        matches!(Score::from_internal(with), Score::Mate(n) if n > 0),
-        "{option}: {with}"
-    );
-    assert_eq!(best.to_string(), "d6d7", "{option}");
-    engine.set_option(option, Some("false")).unwrap();
-    engine
-}
-
 /// Two threads pool their iterations: the search to a depth answers that
 /// depth, with a legal move that heads its line, whichever thread got there.
 #[test]
@@ -389,13 +351,4 @@ fn two_threads_answer_the_depth_asked_with_a_legal_line() {
         let game = Game::from_fen_and_moves(Rules::default(), fen, &[] as &[&str]).unwrap();
         assert!(game.is_legal(r.best_move), "{fen}");
     }
-}
-
-/// `Search_RaceExtension`: the lion's step to two squares from the den is
-/// searched one ply deeper, so at depth 2 the race is seen to its end (the
-/// step next to the den, which the elephant cannot stop) where without the
-/// extension the horizon cuts it and only a good score is seen.
-#[test]
-fn the_race_extension_sees_a_runner_through_the_horizon() {
-    race_seen_at_depth_2_only_with("Search_RaceExtension");
 }

@@ -26,7 +26,7 @@ use crate::rules::{Game, GameError, RULE_OPTIONS, Rules, Side};
 use crate::util::options::{OptionError, OptionKind};
 use control::{FinishOnDrop, SearchThread};
 use eval::EvalKind;
-use options::{ENGINE_OPTIONS, engine_option, spin};
+use options::{ENGINE_OPTIONS, SEARCH_SWITCHES, engine_option, spin};
 use params::SearchParams;
 use search::{Listener, SearchResult};
 use searcher::helper_pool;
@@ -98,32 +98,36 @@ impl Engine {
     }
 
     /// Every option, engine options first, with its kind: what `uci` prints.
-    /// The search parameters are hidden (settable, not listed) unless the
-    /// build has the `tune` feature, for tuners that want them listed.
+    /// The hidden options ([`Engine::hidden_options`]) are settable but
+    /// listed only by a build with the `tune` feature, for tuners and match
+    /// scripts that want them listed.
     pub fn option_list() -> Vec<(&'static str, OptionKind)> {
         let defaults = EngineOptions::default();
-        let tuning = if cfg!(feature = "tune") {
-            Engine::tuning_options()
+        let hidden = if cfg!(feature = "tune") {
+            Engine::hidden_options()
         } else {
             Vec::new()
         };
         ENGINE_OPTIONS
             .iter()
             .map(|o| (o.name, (o.kind)(&defaults)))
-            .chain(tuning)
+            .chain(hidden)
             .chain(RULE_OPTIONS.iter().map(|o| (o.name, o.kind.clone())))
             .collect()
     }
 
-    /// The hidden options: the tunable search parameters, each a spin.
-    pub fn tuning_options() -> Vec<(&'static str, OptionKind)> {
-        params::PARAMS
+    /// The hidden options: the search's feature switches (`Search_*`) and
+    /// its tunable parameters, each a spin.
+    pub fn hidden_options() -> Vec<(&'static str, OptionKind)> {
+        let defaults = EngineOptions::default();
+        let switches = SEARCH_SWITCHES
             .iter()
-            .map(|p| {
-                let kind = spin(p.default.into(), p.min.into(), p.max.into());
-                (p.name, kind)
-            })
-            .collect()
+            .map(|o| (o.name, (o.kind)(&defaults)));
+        let params = params::PARAMS.iter().map(|p| {
+            let kind = spin(p.default.into(), p.min.into(), p.max.into());
+            (p.name, kind)
+        });
+        switches.chain(params).collect()
     }
 
     /// The rules in force.

@@ -26,7 +26,8 @@ pub struct EngineOptions {
     pub ponder: bool,
     /// Whether `info` carries `wdl`.
     pub show_wdl: bool,
-    /// Search feature switches (`Search_*`), for measuring each feature.
+    /// Search feature switches (the hidden `Search_*` options), for measuring
+    /// each feature.
     pub features: Features,
     /// The static evaluation the search uses.
     pub eval: EvalKind,
@@ -169,7 +170,7 @@ macro_rules! string_option {
 }
 
 /// Every engine option, in the order `uci` lists them.
-pub(super) const ENGINE_OPTIONS: [EngineOption; 27] = [
+pub(super) const ENGINE_OPTIONS: [EngineOption; 15] = [
     spin_option!(name::THREADS, threads as usize, 1, 256),
     spin_option!(name::HASH, hash_mb as usize, 1, 65536),
     EngineOption {
@@ -183,12 +184,6 @@ pub(super) const ENGINE_OPTIONS: [EngineOption; 27] = [
     check_option!("Ponder", ponder),
     check_option!("UCI_ShowWDL", show_wdl),
     spin_option!("Contempt", contempt as i32, -1000, 1000),
-    check_option!("Search_TT", features.tt_cutoffs),
-    check_option!("Search_NullMove", features.null_move),
-    check_option!("Search_LMR", features.lmr),
-    check_option!("Search_Futility", features.futility),
-    check_option!("Search_Aspiration", features.aspiration),
-    check_option!("Search_DenExtension", features.den_extension),
     EngineOption {
         name: name::EVAL,
         kind: |d| OptionKind::Combo {
@@ -201,12 +196,6 @@ pub(super) const ENGINE_OPTIONS: [EngineOption; 27] = [
         },
     },
     string_option!(name::EVAL_FILE, net, load_net, EMBEDDED_NET[1]),
-    check_option!("Search_IIR", features.iir),
-    check_option!("Search_HistoryLMR", features.history_lmr),
-    check_option!("Search_QsDenThreats", features.qs_den_threats),
-    check_option!("Search_Breadcrumbs", features.breadcrumbs),
-    check_option!("Search_RaceExtension", features.race_extension),
-    check_option!("Search_RaceOrder", features.race_order),
     spin_option!(
         name::SKILL_LEVEL,
         skill_level as i32,
@@ -222,6 +211,19 @@ pub(super) const ENGINE_OPTIONS: [EngineOption; 27] = [
     ),
     string_option!(name::TABLEBASE_PATH, tablebases, load_tables, NO_TABLES[1]),
     spin_option!("TablebaseMaxPieces", tb_max_pieces as u32, 0, 8),
+];
+
+/// The search's feature switches: hidden options, set like any other but
+/// listed by `uci` only in a build with the `tune` feature (with the
+/// search parameters), for matches that measure a feature by turning it off.
+pub(super) const SEARCH_SWITCHES: [EngineOption; 7] = [
+    check_option!("Search_TT", features.tt_cutoffs),
+    check_option!("Search_LMR", features.lmr),
+    check_option!("Search_Futility", features.futility),
+    check_option!("Search_LateMovePruning", features.late_move_pruning),
+    check_option!("Search_IIR", features.iir),
+    check_option!("Search_HistoryLMR", features.history_lmr),
+    check_option!("Search_Breadcrumbs", features.breadcrumbs),
 ];
 
 /// The `TablebasePath` values that mean no tables.
@@ -247,10 +249,12 @@ fn load_tables(value: &str) -> Result<Option<Arc<TableSet>>, OptionError> {
 /// The `EvalFile` values that mean the net built into the binary.
 const EMBEDDED_NET: [&str; 2] = ["", "<default>"];
 
-/// The engine option called `name` (any case, surrounding blanks ignored).
+/// The engine option called `name` (any case, surrounding blanks ignored),
+/// a search switch included.
 pub(super) fn engine_option(name: &str) -> Option<&'static EngineOption> {
     ENGINE_OPTIONS
         .iter()
+        .chain(&SEARCH_SWITCHES)
         .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
 }
 

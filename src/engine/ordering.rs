@@ -7,7 +7,7 @@
 use super::params::{
     ORDER_CAPTURE, ORDER_KILLER, ORDER_TT_MOVE, ORDER_VICTIM_WEIGHT, SearchParams,
 };
-use crate::rules::{Bitboard, MAX_MOVES, Move, MoveList, PIECES, Position, Rules, SQUARES};
+use crate::rules::{MAX_MOVES, Move, MoveList, PIECES, Position, Rules, SQUARES};
 
 /// What one search thread has learnt about quiet moves: two killers per ply
 /// (quiet moves that refuted a sibling node) and a history score per piece
@@ -69,8 +69,6 @@ impl Heuristics {
     }
 
     /// `moves` of `pos` at `ply`, scored for ordering with `tt_move` first.
-    /// Quiet moves onto `guard` (squares that stop a den race, or none) come
-    /// right after the captures.
     pub fn order(
         &self,
         pos: &Position,
@@ -78,7 +76,6 @@ impl Heuristics {
         moves: &MoveList,
         tt_move: Move,
         ply: usize,
-        guard: Bitboard,
     ) -> OrderedMoves {
         let mut ordered = OrderedMoves {
             moves: *moves,
@@ -93,8 +90,6 @@ impl Heuristics {
             } else if let Some(victim) = pos.piece_at(m.to()) {
                 ORDER_CAPTURE + rules.rank(victim.animal) as i32 * ORDER_VICTIM_WEIGHT
                     - rules.rank(mover.animal) as i32
-            } else if guard & m.to().bit() != 0 {
-                ORDER_KILLER + 2
             } else if killers[0] == m {
                 ORDER_KILLER + 1
             } else if killers[1] == m {
@@ -161,7 +156,7 @@ mod tests {
         h.reward_quiet(&params, &pos, killer, 0, 3, &[moves[0], killer]);
         assert!(h.is_killer(0, killer) && !h.is_killer(1, killer));
         assert!(h.history(&pos, killer) > 0 && h.history(&pos, moves[0]) < 0);
-        let mut order = h.order(&pos, &Rules::default(), &moves, tt_move, 0, 0);
+        let mut order = h.order(&pos, &Rules::default(), &moves, tt_move, 0);
         assert_eq!(order.len(), moves.len());
         assert_eq!(order.pick(0), tt_move);
         assert_eq!(order.pick(1), killer);
@@ -170,18 +165,5 @@ mod tests {
         assert!(!rest.contains(&tt_move) && !rest.contains(&killer));
         // The move that lost history comes last among the quiet ones.
         assert_eq!(rest.last(), Some(&moves[0]));
-        // Quiet moves onto a guard square (one that stops a den race) come
-        // after the table's move and before the killers.
-        let guard = (rest.iter())
-            .map(|m| m.to().bit())
-            .find(|&to| to != killer.to().bit() && to != tt_move.to().bit())
-            .unwrap();
-        let onto_guard = moves.iter().filter(|m| m.to().bit() == guard).count();
-        let mut order = h.order(&pos, &Rules::default(), &moves, tt_move, 0, guard);
-        assert_eq!(order.pick(0), tt_move);
-        for i in 1..=onto_guard {
-            assert_eq!(order.pick(i).to().bit(), guard);
-        }
-        assert_eq!(order.pick(onto_guard + 1), killer);
     }
 }

@@ -115,22 +115,6 @@ search_params! {
     lmp_base = "LMP_BASE": 3 in 0..=32 step 1;
     /// More quiet moves tried per depth²; see [`SearchParams::lmp_max_depth`].
     lmp_per_depth_squared = "LMP_PER_DEPTH_SQUARED": 2 in 0..=16 step 1;
-    /// Null-move pruning (off by default: no gain, -5.2 Elo in
-    /// docs/search-features.md, and unsound where having no move loses):
-    /// tried from this depth.
-    null_move_min_depth = "NULL_MOVE_MIN_DEPTH": 3 in 1..=10 step 1;
-    /// The null move's reduction is `NULL_MOVE_BASE_REDUCTION + depth /
-    /// NULL_MOVE_DEPTH_DIVISOR`.
-    null_move_base_reduction = "NULL_MOVE_BASE_REDUCTION": 3 in 1..=8 step 1;
-    /// Depth per extra ply of reduction; see [`SearchParams::null_move_base_reduction`].
-    null_move_depth_divisor = "NULL_MOVE_DEPTH_DIVISOR": 4 in 1..=16 step 1;
-    /// Aspiration windows (off by default: no gain, -1.7 Elo in
-    /// docs/search-features.md): used from this iteration depth.
-    aspiration_min_depth = "ASPIRATION_MIN_DEPTH": 4 in 1..=20 step 1;
-    /// The first window's half-width, centipawns; it grows by half on each fail.
-    aspiration_delta = "ASPIRATION_DELTA": 30 in 5..=500 step 5;
-    /// Once the half-width passes this, the window opens fully.
-    aspiration_max_delta = "ASPIRATION_MAX_DELTA": 1000 in 50..=5000 step 100;
     /// Internal iterative reduction: a node at least this deep with no table
     /// move searches a ply less. Commit c054848 (see
     /// [`SearchParams::lmr_history_divisor`]).

@@ -8,7 +8,9 @@ use super::limits::GoLimits;
 use super::options::EngineOptions;
 use super::params::{LmrTable, SearchParams};
 use super::score;
-use super::search::{self, Bounds, Listener, PaddedCounter, SearchResult, Shared, Worker};
+use super::search::{
+    self, Listener, PaddedCounter, SearchLimits, SearchResult, Shared, Worker,
+};
 use super::skill::Skill;
 use super::time::{Clock, NO_CLOCK_MOVETIME_MS};
 use super::tt::TranspositionTable;
@@ -107,11 +109,11 @@ impl Searcher {
         }
         let threads = options.threads.max(1);
         log::info!("search start: go {limits}; time {clock}; {threads} threads");
-        let (mut bounds, skill) = self.bounds(game, limits, searchmoves, &clock);
-        bounds.long_losses = long_losses.unwrap_or_default();
+        let (mut search_limits, skill) = self.search_limits(game, limits, searchmoves, &clock);
+        search_limits.long_losses = long_losses.unwrap_or_default();
         if let Some(tb) = tables.filter(|_| skill.is_none()) {
-            bounds.history_losses =
-                self.captures_lost_by_history(tb, game, &clock, &bounds, listener);
+            search_limits.history_losses =
+                self.captures_lost_by_history(tb, game, &clock, &search_limits, listener);
         }
         let done_thinking = AtomicBool::new(false);
         // The net's bias for the rules of this game (the rule inputs): the
@@ -134,11 +136,11 @@ impl Searcher {
             iterations: Default::default(),
             breadcrumbs: Default::default(),
         };
-        let mut result = self.run_threads(&shared, game, &clock, &bounds, listener);
+        let mut result = self.run_threads(&shared, game, &clock, &search_limits, listener);
         if let Some(skill) = skill {
             play_at_level(&skill, &mut result, game);
         } else if let Some(tb) = tables.filter(|_| table_draw && !limits.infinite) {
-            self.hold_by_proof(tb, game, &clock, &bounds, &mut result, listener);
+            self.hold_by_proof(tb, game, &clock, &search_limits, &mut result, listener);
         }
         if table_draw {
             result.score = as_table_draw(result.score);
@@ -169,12 +171,12 @@ impl Searcher {
         shared: &Shared,
         game: &Game,
         clock: &Clock,
-        bounds: &Bounds,
+        limits: &SearchLimits,
         listener: &dyn Listener,
     ) -> SearchResult {
         let threads = shared.nodes.len();
         let think = || {
-            let mut main = Worker::new(shared, game.clone(), 0, Some(clock), bounds.clone());
+            let mut main = Worker::new(shared, game.clone(), 0, Some(clock), limits.clone());
             let result = main.iterate(listener);
             main.flush_nodes();
             // The helpers stop with the main thread, whatever stopped it.
@@ -184,9 +186,9 @@ impl Searcher {
         match &self.helpers {
             Some(pool) if threads > 1 => pool.in_place_scope(|scope| {
                 for id in 1..threads {
-                    let (game, bounds) = (game.clone(), bounds.clone());
+                    let (game, limits) = (game.clone(), limits.clone());
                     scope.spawn(move |_| {
-                        let mut worker = Worker::new(shared, game, id, None, bounds);
+                        let mut worker = Worker::new(shared, game, id, None, limits);
                         worker.iterate(&search::Silent);
                         worker.flush_nodes();
                     });
@@ -246,7 +248,7 @@ impl Searcher {
         tb: &TableSet,
         game: &Game,
         clock: &Clock,
-        bounds: &Bounds,
+        limits: &SearchLimits,
         result: &mut SearchResult,
         listener: &dyn Listener,
     ) {
@@ -255,7 +257,7 @@ impl Searcher {
         if game.rules().repetition != Repetition::Forbid || percent == 0 || !lost {
             return;
         }
-        if bounds.multipv > 1 {
+        if limits.multipv > 1 {
             return; // several lines are analysis: the search's own
         }
         let budget = tb::ProofBudget {
@@ -272,7 +274,7 @@ impl Searcher {
         let tb::HistoryVerdict::Held { holding, .. } = verdict else {
             return;
         };
-        let allowed = |m: &Move| bounds.searchmoves.is_empty() || bounds.searchmoves.contains(m);
+        let allowed = |m: &Move| limits.searchmoves.is_empty() || limits.searchmoves.contains(m);
         let Some(&hold) = holding.iter().find(|m| allowed(m)) else {
             return;
         };
@@ -301,7 +303,7 @@ impl Searcher {
         tb: &TableSet,
         game: &Game,
         clock: &Clock,
-        bounds: &Bounds,
+        limits: &SearchLimits,
         listener: &dyn Listener,
     ) -> Vec<Move> {
         let percent = self.options.params.history_proof_percent();
@@ -314,7 +316,7 @@ impl Searcher {
         let mut spent = 0;
         let mut lost = Vec::new();
         for &m in game.legal_moves().iter() {
-            let searched = bounds.searchmoves.is_empty() || bounds.searchmoves.contains(&m);
+            let searched = limits.searchmoves.is_empty() || limits.searchmoves.contains(&m);
             if !searched || !pos.is_capture(m) {
                 continue;
             }
@@ -344,15 +346,15 @@ impl Searcher {
     /// What the main thread is limited by: the user's limits, one ply for
     /// a single legal move on the clock, and the caps of a weaker level
     /// (which also keeps a few lines to choose from).
-    fn bounds(
+    fn search_limits(
         &self,
         game: &Game,
         limits: &GoLimits,
         searchmoves: Vec<Move>,
         clock: &Clock,
-    ) -> (Bounds, Option<Skill>) {
+    ) -> (SearchLimits, Option<Skill>) {
         let options = &self.options;
-        let mut bounds = Bounds {
+        let mut bounds = SearchLimits {
             depth: limits.depth.map(|d| d.max(1) as i32),
             nodes: limits.nodes,
             mate: limits.mate.map(|m| m as i32),
@@ -446,7 +448,7 @@ enum TableRoot {
     Decided(Box<SearchResult>),
     /// A draw: the search chooses among the moves that keep it and those
     /// into a loss the no-capture limit may overturn (`long_losses`, scored
-    /// below the draws: [`Bounds::long_losses`]).
+    /// below the draws: [`SearchLimits::long_losses`]).
     Drawing {
         moves: Vec<Move>,
         long_losses: Vec<Move>,
@@ -535,7 +537,6 @@ fn table_info(result: &SearchResult) -> search::SearchInfo {
         seldepth: result.seldepth,
         multipv: 1,
         score: result.score,
-        bound: score::ScoreBound::Exact,
         nodes: result.nodes,
         time_ms: result.time_ms,
         hashfull: 0,
@@ -561,14 +562,8 @@ struct DrawListener<'a>(&'a dyn Listener);
 impl Listener for DrawListener<'_> {
     fn info(&self, info: &search::SearchInfo) {
         let score = as_table_draw(info.score);
-        let bound = if score == 0 {
-            score::ScoreBound::Exact
-        } else {
-            info.bound
-        };
         self.0.info(&search::SearchInfo {
             score,
-            bound,
             ..info.clone()
         });
     }

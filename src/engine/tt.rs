@@ -43,9 +43,8 @@ pub struct Probe {
     pub eval: i32,
     /// The depth the score was searched to.
     pub depth: i32,
-    /// What kind of bound the score is; `None` in an empty slot (its score
-    /// means nothing).
-    pub bound: Option<ScoreBound>,
+    /// What kind of bound the score is.
+    pub bound: ScoreBound,
 }
 
 #[derive(Default)]
@@ -85,11 +84,12 @@ fn unpack(data: u64) -> Probe {
         score: (data >> 16) as u16 as i16 as i32,
         eval: (data >> 32) as u16 as i16 as i32,
         depth: ((data >> 48) & 0xFF) as i32 - DEPTH_OFFSET,
+        // Only written entries are unpacked (an empty slot's data word is
+        // 0, which no key matches), and every write has a bound.
         bound: match (data >> 56) & 3 {
-            1 => Some(ScoreBound::Upper),
-            2 => Some(ScoreBound::Lower),
-            3 => Some(ScoreBound::Exact),
-            _ => None,
+            1 => ScoreBound::Upper,
+            2 => ScoreBound::Lower,
+            _ => ScoreBound::Exact,
         },
     }
 }
@@ -341,7 +341,7 @@ mod tests {
                 score: -29_990,
                 eval: 1234,
                 depth: -3,
-                bound: Some(ScoreBound::Lower)
+                bound: ScoreBound::Lower
             }
         );
         assert!(tt.probe(0xDEAD_BEEF ^ 1).is_none());

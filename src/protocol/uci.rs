@@ -83,7 +83,7 @@ pub fn info_line(info: &SearchInfo, show_wdl: bool) -> InfoLine {
         seldepth: Some(info.seldepth.max(0) as u32),
         multipv: Some(info.multipv as u32),
         score: Some(Score::from_internal(info.score)),
-        bound: info.bound,
+        bound: ScoreBound::Exact,
         wdl: show_wdl.then(|| wdl(info.score)),
         nodes: Some(info.nodes),
         nps: Some(info.nodes * 1000 / info.time_ms.max(1)),
@@ -134,7 +134,6 @@ fn report_result(out: &Output, result: &SearchResult, show_wdl: bool) {
         seldepth: result.seldepth,
         multipv: 1,
         score: result.score,
-        bound: ScoreBound::Exact,
         nodes: result.nodes,
         time_ms: result.time_ms,
         hashfull: result.hashfull,
@@ -468,18 +467,12 @@ mod tests {
     fn the_protocol_loops_info_lines_round_trip() {
         use crate::engine::score::MATE;
         use crate::engine::search::SearchInfo;
-        for (score, bound, wdl) in [
-            (35, ScoreBound::Exact, false),
-            (-120, ScoreBound::Lower, true),
-            (MATE - 5, ScoreBound::Upper, true),
-            (-MATE + 2, ScoreBound::Exact, false),
-        ] {
+        for (score, wdl) in [(35, false), (-120, true), (MATE - 5, true), (-MATE + 2, false)] {
             let info = SearchInfo {
                 depth: 9,
                 seldepth: 14,
                 multipv: 1,
                 score,
-                bound,
                 nodes: 123_456,
                 time_ms: 78,
                 hashfull: 12,

@@ -1,9 +1,9 @@
-//! The root of the search: iterative deepening, aspiration windows, the
-//! root moves and what the main thread reports.
+//! The root of the search: iterative deepening, the root moves and what
+//! the main thread reports.
 
 use super::shared::{HISTORY_LOSS_CAP, LONG_LOSS_CAP};
 use super::{Listener, MAX_PLY, SearchInfo, SearchResult, Worker};
-use crate::engine::score::{INFINITY, MATE, MATE_BOUND, ScoreBound};
+use crate::engine::score::{INFINITY, MATE, MATE_BOUND};
 use crate::rules::Move;
 use std::sync::atomic::Ordering;
 
@@ -19,11 +19,11 @@ impl Worker<'_> {
             return result;
         }
         let max_depth = self
-            .bounds
+            .limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
             .min(MAX_PLY as i32 - 8);
-        let multipv = self.bounds.multipv.clamp(1, self.root_moves.len());
+        let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
         // With one line, the threads pool their iterations: the search answers
         // with the deepest any thread completed.
         let pooled = multipv == 1;
@@ -39,7 +39,7 @@ impl Worker<'_> {
             let previous_best = self.root_moves[0].mv;
             for pv_index in 0..multipv {
                 self.seldepth = 0;
-                self.search_root_window(depth, pv_index, listener);
+                self.search_root(depth, pv_index);
                 if self.stopped {
                     break;
                 }
@@ -53,7 +53,7 @@ impl Worker<'_> {
                 // Reported once the depth is done: a later line may overtake an
                 // earlier one, which would otherwise be reported twice.
                 for pv_index in 0..multipv {
-                    self.report(depth, pv_index, ScoreBound::Exact, listener);
+                    self.report(depth, pv_index, listener);
                 }
             }
             self.can_stop = true;
@@ -64,13 +64,13 @@ impl Worker<'_> {
             best_changes *= 0.5;
             let best = &self.root_moves[0];
             result.best_move = best.mv;
-            result.score = best.score;
+            result.score = best.score.unwrap_or(-INFINITY);
             result.pv = best.pv.clone();
             result.ponder_move = best.pv.get(1).copied();
             result.seldepth = self.seldepth.max(1) as i32;
             result.lines = self.root_moves[..multipv]
                 .iter()
-                .map(|r| (r.score, r.pv.clone()))
+                .map(|r| (r.score.unwrap_or(-INFINITY), r.pv.clone()))
                 .collect();
             if pooled {
                 self.shared.offer(&result);
@@ -84,9 +84,9 @@ impl Worker<'_> {
                 }
             }
             if self.is_main() {
-                if let Some(n) = self.bounds.mate
-                    && best.score >= MATE_BOUND
-                    && (MATE - best.score + 1) / 2 <= n
+                if let Some(n) = self.limits.mate
+                    && result.score >= MATE_BOUND
+                    && (MATE - result.score + 1) / 2 <= n
                 {
                     break;
                 }
@@ -126,18 +126,17 @@ impl Worker<'_> {
     fn report_iterations(&self, mut reported: i32, listener: &dyn Listener) -> i32 {
         while let Some(result) = self.shared.iteration(reported + 1) {
             let line = (result.depth, result.seldepth, 1, result.score);
-            self.send_info(line, ScoreBound::Exact, result.pv.clone(), listener);
+            self.send_info(line, result.pv.clone(), listener);
             reported += 1;
         }
         reported
     }
 
-    /// Sends one `info` line: `(depth, seldepth, multipv, score)`, its bound
-    /// and PV, with the search's counters as they stand.
+    /// Sends one `info` line: `(depth, seldepth, multipv, score)` and the
+    /// PV, with the search's counters as they stand.
     fn send_info(
         &self,
         (depth, seldepth, multipv, score): (i32, i32, usize, i32),
-        bound: ScoreBound,
         pv: Vec<Move>,
         listener: &dyn Listener,
     ) {
@@ -147,7 +146,6 @@ impl Worker<'_> {
             seldepth,
             multipv,
             score,
-            bound,
             nodes: self.shared.total_nodes(),
             time_ms: self.clock.map_or(0, |c| c.elapsed_ms()),
             hashfull: self.shared.tt.hashfull(),
@@ -156,50 +154,12 @@ impl Worker<'_> {
         });
     }
 
-    /// Searches the root for one MultiPV line with aspiration windows around the
-    /// previous score, widening on fail high or low.
-    fn search_root_window(&mut self, depth: i32, pv_index: usize, listener: &dyn Listener) {
-        let previous = self.root_moves[pv_index].previous_score;
-        let params = self.shared.params;
-        let mut delta = params.aspiration_delta();
-        let (mut alpha, mut beta) = if self.shared.features.aspiration
-            && depth >= params.aspiration_min_depth()
-            && previous.abs() < MATE_BOUND
-        {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
-        loop {
-            let score = self.search_root(alpha, beta, depth, pv_index);
-            if self.stopped {
-                return;
-            }
-            self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
-            if score <= alpha {
-                if self.is_main() {
-                    self.report(depth, pv_index, ScoreBound::Upper, listener);
-                }
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                if self.is_main() {
-                    self.report(depth, pv_index, ScoreBound::Lower, listener);
-                }
-                beta = (score + delta).min(INFINITY);
-            } else {
-                return;
-            }
-            delta += delta / 2;
-            if delta > params.aspiration_max_delta() {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
-        }
-    }
-
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_index: usize) -> i32 {
-        let mut best = -INFINITY;
+    /// Searches the root moves from `pv_index` on, with the full window
+    /// (MultiPV line `pv_index + 1`; the lines before it are settled), and
+    /// scores each: exactly where it beats the best of those searched before
+    /// it, `None` (a fail low) elsewhere.
+    fn search_root(&mut self, depth: i32, pv_index: usize) {
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.make(mv);
@@ -215,48 +175,37 @@ impl Worker<'_> {
             };
             self.unmake();
             if self.stopped {
-                return best;
+                return;
             }
-            let score = if self.bounds.long_losses.contains(&mv) {
+            let score = if self.limits.long_losses.contains(&mv) {
                 score.min(LONG_LOSS_CAP)
-            } else if self.bounds.history_losses.contains(&mv) {
+            } else if self.limits.history_losses.contains(&mv) {
                 score.min(HISTORY_LOSS_CAP)
             } else {
                 score
             };
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
-                rm.score = score;
+                rm.score = Some(score);
                 rm.pv.clear();
                 rm.pv.push(mv);
                 rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
             } else {
-                rm.score = -INFINITY;
+                rm.score = None;
             }
-            if score > best {
-                best = score;
-            }
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
+            alpha = alpha.max(score);
         }
-        best
+        self.root_moves[pv_index..].sort_by_key(|r| std::cmp::Reverse(r.score));
     }
 
-    fn report(&self, depth: i32, pv_index: usize, bound: ScoreBound, listener: &dyn Listener) {
+    /// Reports MultiPV line `pv_index + 1` of iteration `depth`, with its
+    /// score of the iteration before where it has none yet.
+    fn report(&self, depth: i32, pv_index: usize, listener: &dyn Listener) {
         let rm = &self.root_moves[pv_index];
-        let score = if rm.score == -INFINITY {
-            rm.previous_score
-        } else {
-            rm.score
-        };
-        if score == -INFINITY {
+        let Some(score) = rm.score.or(rm.previous_score) else {
             return;
-        }
+        };
         let line = (depth, self.seldepth.max(1) as i32, pv_index + 1, score);
-        self.send_info(line, bound, rm.pv.clone(), listener);
+        self.send_info(line, rm.pv.clone(), listener);
     }
 }

@@ -5,7 +5,7 @@
 use crate::engine::eval::Weights;
 use crate::engine::nnue::Network;
 use crate::engine::params::{LmrTable, SearchParams};
-use crate::engine::score::{ScoreBound, TB_BOUND};
+use crate::engine::score::TB_BOUND;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::Move;
 use std::sync::Mutex;
@@ -14,63 +14,41 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// The deepest the search goes, quiescence included.
 pub const MAX_PLY: usize = 128;
 
-/// Which search features are on: the protocol's `Search_*` options, so that
-/// matches can measure each feature by turning it off.
+/// Which search features are on. A default build plays with
+/// [`Features::default`]; the switches are hidden options (`Search_*`,
+/// listed by `uci` only in a build with the `tune` feature) so that a
+/// match can measure each feature by turning it off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Transposition-table cutoffs and move (the table is still written).
     pub tt_cutoffs: bool,
-    /// Null-move pruning (`Search_NullMove`; off by default).
-    pub null_move: bool,
-    /// Late-move reductions (`Search_LMR`).
+    /// Late-move reductions.
     pub lmr: bool,
-    /// Reverse futility pruning and late-move pruning near the leaves.
+    /// Reverse futility pruning near the leaves.
     pub futility: bool,
-    /// Aspiration windows at the root.
-    pub aspiration: bool,
-    /// One more ply where the enemy stands next to our den (the check extension
-    /// of this game: the replies are few and forced).
-    pub den_extension: bool,
+    /// Late-move pruning: near the leaves, quiet moves after the first few
+    /// are not tried.
+    pub late_move_pruning: bool,
     /// Internal iterative reduction: a ply less where the table has no move.
     pub iir: bool,
     /// Late-move reductions shrink for quiet moves with a good history.
     pub history_lmr: bool,
-    /// Quiescence's first ply also tries the quiet moves that step next to the
-    /// enemy den (the checks of this game): a race one move from the horizon
-    /// is then seen, not stood pat on (`Search_QsDenThreats`; off until a
-    /// match says it gains).
-    pub qs_den_threats: bool,
     /// With several threads, a node near the root that another thread is
     /// searching reduces its late moves one ply more ([`Breadcrumbs`]).
     pub breadcrumbs: bool,
-    /// One ply more where the move just played brought an enemy piece two
-    /// steps from our den and we cannot take it at once: a den race the
-    /// horizon would otherwise cut (`Search_RaceExtension`; off until a
-    /// match says it gains).
-    pub race_extension: bool,
-    /// Where an enemy piece stands two steps from our den, quiet moves onto
-    /// the squares next to the den or next to that runner come before the
-    /// killers (`Search_RaceOrder`; off until a match says it gains).
-    pub race_order: bool,
 }
 
 impl Default for Features {
-    /// What matches showed to gain (docs/search-features.md): null-move pruning
-    /// and aspiration windows did not, so they are off.
+    /// Every feature on.
     fn default() -> Features {
         Features {
             tt_cutoffs: true,
-            null_move: false,
             lmr: true,
             futility: true,
-            aspiration: false,
-            den_extension: false,
+            late_move_pruning: true,
             iir: true,
             history_lmr: true,
-            qs_den_threats: false,
             breadcrumbs: true,
-            race_extension: false,
-            race_order: false,
         }
     }
 }
@@ -79,17 +57,12 @@ impl Features {
     /// Everything off: plain alpha-beta with quiescence, the baseline for matches.
     pub const PLAIN: Features = Features {
         tt_cutoffs: false,
-        null_move: false,
         lmr: false,
         futility: false,
-        aspiration: false,
-        den_extension: false,
+        late_move_pruning: false,
         iir: false,
         history_lmr: false,
-        qs_den_threats: false,
         breadcrumbs: false,
-        race_extension: false,
-        race_order: false,
     };
 }
 
@@ -104,8 +77,6 @@ pub struct SearchInfo {
     pub multipv: usize,
     /// The line's score, internal units (see [`super::score::Score::from_internal`]).
     pub score: i32,
-    /// `Lower` on a fail high, `Upper` on a fail low, `Exact` otherwise.
-    pub bound: ScoreBound,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// Milliseconds since `go`, wall time.
@@ -179,7 +150,7 @@ pub struct Shared<'a> {
     pub weights: &'a Weights,
     /// The network, when the search evaluates with it instead of `weights`.
     pub net: Option<&'a Network>,
-    /// Which search features are on (the `Search_*` options).
+    /// Which search features are on (the hidden `Search_*` options).
     pub features: Features,
     /// The tunable numbers of the search (`params.rs`).
     pub params: &'a SearchParams,
@@ -239,29 +210,67 @@ impl Default for Breadcrumbs {
 }
 
 impl Breadcrumbs {
-    /// Thread `id` enters the node `key`. Answers whether another thread is
-    /// in it, and whether `id` took the slot (and must [`Breadcrumbs::leave`]).
+    /// Thread `id` enters the node `key`: whether another thread is in it,
+    /// and whether `id` took the slot (and must leave it, which
+    /// [`BreadcrumbGuard`] does).
     #[inline]
-    pub fn enter(&self, id: usize, key: u64) -> (bool, bool) {
+    pub fn enter(&self, id: usize, key: u64) -> Visit {
         let slot = &self.slots[key as usize & (BREADCRUMB_SLOTS - 1)];
         let owner = slot.owner.load(Ordering::Relaxed);
         if owner == 0 {
             slot.key.store(key, Ordering::Relaxed);
             slot.owner.store(id + 1, Ordering::Relaxed);
-            (false, true)
+            Visit {
+                another_thread_here: false,
+                took_slot: true,
+            }
         } else {
-            (
-                owner != id + 1 && slot.key.load(Ordering::Relaxed) == key,
-                false,
-            )
+            Visit {
+                another_thread_here: owner != id + 1 && slot.key.load(Ordering::Relaxed) == key,
+                took_slot: false,
+            }
         }
     }
 
-    /// Thread `id` leaves the node `key`, whose slot it took.
+    /// The thread that took the slot of node `key` leaves the node.
     #[inline]
-    pub fn leave(&self, key: u64) {
+    fn leave(&self, key: u64) {
         let slot = &self.slots[key as usize & (BREADCRUMB_SLOTS - 1)];
         slot.owner.store(0, Ordering::Relaxed);
+    }
+}
+
+/// What a thread learns on entering a node ([`Breadcrumbs::enter`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Visit {
+    /// Another thread is searching the node.
+    pub another_thread_here: bool,
+    /// This thread took the node's slot and leaves it when done.
+    pub took_slot: bool,
+}
+
+/// Leaves a node's breadcrumb, if the visit took its slot, however the
+/// node returns.
+pub struct BreadcrumbGuard<'s> {
+    taken: Option<(&'s Breadcrumbs, u64)>,
+}
+
+impl<'s> BreadcrumbGuard<'s> {
+    /// The guard of a visit to node `key`.
+    #[inline]
+    pub fn new(crumbs: &'s Breadcrumbs, key: u64, visit: Visit) -> BreadcrumbGuard<'s> {
+        BreadcrumbGuard {
+            taken: visit.took_slot.then_some((crumbs, key)),
+        }
+    }
+}
+
+impl Drop for BreadcrumbGuard<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some((crumbs, key)) = self.taken {
+            crumbs.leave(key);
+        }
     }
 }
 
@@ -307,9 +316,10 @@ impl Shared<'_> {
     }
 }
 
-/// What the main thread is limited by.
+/// What the main thread is limited by: the user's limits as the search
+/// applies them (see [`crate::engine::GoLimits`] for what `go` asked).
 #[derive(Clone, Debug, Default)]
-pub struct Bounds {
+pub struct SearchLimits {
     /// Deepest iteration, in plies.
     pub depth: Option<i32>,
     /// Most nodes (all threads).
@@ -332,8 +342,7 @@ pub struct Bounds {
 /// The most a root move into a table loss too long for the no-capture
 /// limit scores: below every score but a loss the search proved. Such a
 /// loss is a draw only if the opponent cannot force a capture that starts
-/// the count afresh, which a short search rarely sees (at depth 19 it
-/// called one even where a capture 18 plies on won it), and the search
+/// the count afresh, which a short search rarely sees, and the search
 /// scores it by the evaluation, as it does a table draw it searches; a
 /// table draw is a draw but for the history. So a long loss is played
 /// only where the search finds the draws lost (the history taking them),
@@ -355,14 +364,21 @@ mod tests {
     fn a_second_thread_at_a_marked_node_sees_the_mark_until_the_first_leaves() {
         let crumbs = Breadcrumbs::default();
         let key = 0x1234_5678_9abc_def0;
-        assert_eq!(crumbs.enter(0, key), (false, true), "a free slot is taken");
-        assert_eq!(crumbs.enter(1, key), (true, false), "another thread is in");
-        assert_eq!(crumbs.enter(0, key), (false, false), "its own mark");
-        // Another node on the same slot is not marked.
-        let other = key + BREADCRUMB_SLOTS as u64;
-        assert_eq!(crumbs.enter(1, other), (false, false));
-        crumbs.leave(key);
-        assert_eq!(crumbs.enter(1, key), (false, true), "free again");
+        let visit = |another_thread_here, took_slot| Visit {
+            another_thread_here,
+            took_slot,
+        };
+        let first = crumbs.enter(0, key);
+        assert_eq!(first, visit(false, true), "a free slot is taken");
+        {
+            let _guard = BreadcrumbGuard::new(&crumbs, key, first);
+            assert_eq!(crumbs.enter(1, key), visit(true, false), "another thread is in");
+            assert_eq!(crumbs.enter(0, key), visit(false, false), "its own mark");
+            // Another node on the same slot is not marked.
+            let other = key + BREADCRUMB_SLOTS as u64;
+            assert_eq!(crumbs.enter(1, other), visit(false, false));
+        }
+        assert_eq!(crumbs.enter(1, key), visit(false, true), "free again");
     }
 
     #[test]
