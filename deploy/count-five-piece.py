@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The 5-piece materials self-play games reach most (docs/tablebases.md, "Five pieces").
+"""The 5-piece materials self-play games reach most (docs/records/tablebases.md, "Five pieces").
 
 Usage: count-five-piece.py DATA.txt...  (the position files of `doushou selfplay`)
 """
