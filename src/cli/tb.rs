@@ -1,5 +1,5 @@
-//! `doushou tb generate|probe|convert`: endgame tablebases from the command line (the
-//! work is in [`crate::tb`]; docs/tablebases.md).
+//! `doushou tb generate|probe|info|convert`: endgame tablebases from the
+//! command line (the work is in [`crate::tb`]; docs/tablebases.md).
 //!
 //! Exit code of `probe`: 0 when every position was answered, 1 when some were
 //! invalid (each gets an `error:` line in its place) or the tables were
@@ -32,8 +32,19 @@ pub enum TbAction {
     Generate(GenerateArgs),
     /// Print the tables' verdict for each position: win N, loss N, draw or none.
     Probe(ProbeArgs),
+    /// Describe the tables in DIR from their headers: per material its
+    /// positions won, drawn and lost, longest win and size, then totals.
+    Info(InfoArgs),
     /// Convert the table files of format version 1 in DIR to version 2, in place.
     Convert(ConvertArgs),
+}
+
+/// Arguments of `doushou tb info`.
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    /// The directory of the table files.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
 }
 
 /// Arguments of `doushou tb convert`.
@@ -110,6 +121,7 @@ pub fn run(args: &TbArgs) -> Result<i32, Failure> {
     match &args.action {
         TbAction::Generate(a) => generate(a).map(|()| 0),
         TbAction::Probe(a) => probe(a),
+        TbAction::Info(a) => info(a),
         TbAction::Convert(a) => {
             let converted = tb::convert_dir(&a.dir)?;
             eprintln!(
@@ -155,6 +167,98 @@ fn generate(args: &GenerateArgs) -> Result<(), Failure> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Prints `tb info`: a line per table file, a line per class of material
+/// (pieces a side) and one for them all; a file refused is named on
+/// stderr with why, and the exit code is then 1.
+fn info(args: &InfoArgs) -> Result<i32, Failure> {
+    let mut code = 0;
+    let mut classes: std::collections::BTreeMap<(u32, String), InfoTotal> = Default::default();
+    let mut all = InfoTotal::default();
+    let files = tb::table_files(&args.dir)?;
+    write_out(&format!(
+        "{:<10} {:>12} {:>7} {:>7} {:>7} {:>14} {:>12}\n",
+        "material", "positions", "won", "drawn", "lost", "longest win", "bytes"
+    ))?;
+    for path in files {
+        let (header, bytes) = match tb::read_header(&path) {
+            Ok(read) => read,
+            Err(e) => {
+                eprintln!("tb info: {e}");
+                code = 1;
+                continue;
+            }
+        };
+        let total = InfoTotal::of(&header, bytes);
+        write_out(&total.row(&header.material.to_string()))?;
+        let material = header.material.to_string();
+        let (red, blue) = material.split_once('v').unwrap_or((&material, ""));
+        let class = format!("{}v{}", red.len(), blue.len());
+        let pieces = (red.len() + blue.len()) as u32;
+        classes.entry((pieces, class)).or_default().add(&total);
+        all.add(&total);
+    }
+    for ((_, class), total) in &classes {
+        write_out(&total.row(&format!("{class} ({})", total.tables)))?;
+    }
+    write_out(&all.row(&format!("all ({})", all.tables)))?;
+    Ok(code)
+}
+
+/// What `tb info` adds up over tables.
+#[derive(Clone, Debug, Default)]
+struct InfoTotal {
+    /// Tables counted.
+    tables: usize,
+    /// Positions won, drawn and lost for the side to move.
+    counts: [u64; 3],
+    /// The longest win, plies, and the material it is in.
+    longest: (u16, String),
+    /// Bytes on disk.
+    bytes: u64,
+}
+
+impl InfoTotal {
+    /// One table's figures from its header and size.
+    fn of(header: &tb::Header, bytes: u64) -> InfoTotal {
+        InfoTotal {
+            tables: 1,
+            counts: header.counts,
+            longest: (header.longest, header.material.to_string()),
+            bytes,
+        }
+    }
+
+    /// Adds `other` in.
+    fn add(&mut self, other: &InfoTotal) {
+        self.tables += other.tables;
+        for (sum, n) in self.counts.iter_mut().zip(other.counts) {
+            *sum += n;
+        }
+        self.longest = self.longest.clone().max(other.longest.clone());
+        self.bytes += other.bytes;
+    }
+
+    /// The line of `tb info` for these figures under `label`: positions,
+    /// won, drawn and lost with their shares, the longest win (and, for a
+    /// sum of several tables, its material) and the size.
+    fn row(&self, label: &str) -> String {
+        let positions: u64 = self.counts.iter().sum();
+        let share = |n: u64| format!("{:.1}%", 100.0 * n as f64 / positions.max(1) as f64);
+        let longest = if self.tables > 1 {
+            format!("{} {}", self.longest.0, self.longest.1)
+        } else {
+            self.longest.0.to_string()
+        };
+        format!(
+            "{label:<10} {positions:>12} {:>7} {:>7} {:>7} {longest:>14} {:>12}\n",
+            share(self.counts[0]),
+            share(self.counts[1]),
+            share(self.counts[2]),
+            self.bytes
+        )
+    }
 }
 
 /// Why `tb probe` stopped before its last position.

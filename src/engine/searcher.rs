@@ -8,9 +8,7 @@ use super::limits::GoLimits;
 use super::options::EngineOptions;
 use super::params::{LmrTable, SearchParams};
 use super::score;
-use super::search::{
-    self, Listener, PaddedCounter, SearchLimits, SearchResult, Shared, Worker,
-};
+use super::search::{self, Listener, PaddedCounter, SearchLimits, SearchResult, Shared, Worker};
 use super::skill::Skill;
 use super::time::{Clock, NO_CLOCK_MOVETIME_MS};
 use super::tt::TranspositionTable;

@@ -467,7 +467,12 @@ mod tests {
     fn the_protocol_loops_info_lines_round_trip() {
         use crate::engine::score::MATE;
         use crate::engine::search::SearchInfo;
-        for (score, wdl) in [(35, false), (-120, true), (MATE - 5, true), (-MATE + 2, false)] {
+        for (score, wdl) in [
+            (35, false),
+            (-120, true),
+            (MATE - 5, true),
+            (-MATE + 2, false),
+        ] {
             let info = SearchInfo {
                 depth: 9,
                 seldepth: 14,

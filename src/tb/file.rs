@@ -383,7 +383,7 @@ pub fn map(
     expected: Option<(Material, usize)>,
 ) -> Result<(Header, memmap2::Mmap), TbError> {
     let mut file = std::fs::File::open(path).map_err(|e| TbError::io(path, e))?;
-    let (prefix, file_len) = read_prefix(&mut file).map_err(|e| TbError::io(path, e))?;
+    let header = read_checked_header(path, &mut file, rules, expected)?;
     // SAFETY: the map is read only, and table files are never written in
     // place: each is written whole under another name and renamed over
     // (`write_atomically`), which leaves this mapping on the old file. A file
@@ -394,16 +394,34 @@ pub fn map(
     // page fault reads ahead around it. Advice only.
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Random);
-    // The header and index are checked from a copy read the ordinary way, not
-    // through the map: a fault maps a whole folio of the page cache (up to a
-    // megabyte), and a process that opened the 1,114 tables of up to 4
-    // pieces that way held 270 MB of pages it had not probed.
-    let header =
-        parse_prefix(&prefix, file_len, rules, expected).map_err(|why| TbError::Invalid {
-            path: path.to_path_buf(),
-            why: Box::new(why),
-        })?;
     Ok((header, map))
+}
+
+/// The header of the table file at `path`, checked, and the file's length
+/// in bytes; its blocks are neither mapped nor read.
+pub fn read_header(path: &Path) -> Result<(Header, u64), TbError> {
+    let mut file = std::fs::File::open(path).map_err(|e| TbError::io(path, e))?;
+    let header = read_checked_header(path, &mut file, None, None)?;
+    let len = file.metadata().map_err(|e| TbError::io(path, e))?.len();
+    Ok((header, len))
+}
+
+/// The header and index of the open table file at `path`, read and checked
+/// (see [`parse`]). They are read the ordinary way, not through a map: a
+/// fault maps a whole folio of the page cache (up to a megabyte), and a
+/// process that opened the 1,114 tables of up to 4 pieces that way held
+/// 270 MB of pages it had not probed.
+fn read_checked_header(
+    path: &Path,
+    file: &mut std::fs::File,
+    rules: Option<&str>,
+    expected: Option<(Material, usize)>,
+) -> Result<Header, TbError> {
+    let (prefix, file_len) = read_prefix(file).map_err(|e| TbError::io(path, e))?;
+    parse_prefix(&prefix, file_len, rules, expected).map_err(|why| TbError::Invalid {
+        path: path.to_path_buf(),
+        why: Box::new(why),
+    })
 }
 
 /// The first bytes of `file` that hold its header and index (or the whole

@@ -25,7 +25,10 @@ mod set;
 mod verdict;
 
 pub use error::{Refusal, TbError};
-pub use file::{TABLE_SWITCHES, VERSION, convert_dir, file_name, rules_signature};
+pub use file::{
+    Header, TABLE_SWITCHES, VERSION, convert_dir, file_name, read_header, rules_signature,
+    table_files,
+};
 pub use generate::{Generated, generate, generate_on, shard_of, targets, with_dependencies};
 pub use history::{
     HistoryVerdict, Progress, ProofBudget, ProofMemory, STATE_BYTES, WinProof, held_under_history,

@@ -325,5 +325,4 @@ impl<'a> Worker<'a> {
         let draw = self.draw_score();
         draw + (eval - draw) * (2 * limit - n) / (2 * limit)
     }
-
 }

@@ -372,7 +372,11 @@ mod tests {
         assert_eq!(first, visit(false, true), "a free slot is taken");
         {
             let _guard = BreadcrumbGuard::new(&crumbs, key, first);
-            assert_eq!(crumbs.enter(1, key), visit(true, false), "another thread is in");
+            assert_eq!(
+                crumbs.enter(1, key),
+                visit(true, false),
+                "another thread is in"
+            );
             assert_eq!(crumbs.enter(0, key), visit(false, false), "its own mark");
             // Another node on the same slot is not marked.
             let other = key + BREADCRUMB_SLOTS as u64;
