@@ -5,13 +5,14 @@
 //!
 //! Here: whole matches and the SPRT; `forfeits`: engines that misbehave in a
 //! game; `refusals`: matches refused before any game; `resume`: matches
-//! interrupted and resumed.
+//! interrupted and resumed; `shards`: matches split into shards and merged.
 
 #[path = "../common/mod.rs"]
 mod common;
 mod forfeits;
 mod refusals;
 mod resume;
+mod shards;
 
 use common::fake_engine;
 use doushou::rules::{Game, Rules, Side};
