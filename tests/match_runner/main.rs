@@ -5,11 +5,13 @@
 //!
 //! Here: whole matches and the SPRT; `forfeits`: engines that misbehave in a
 //! game; `refusals`: matches refused before any game; `resume`: matches
-//! interrupted and resumed; `shards`: matches split into shards and merged.
+//! interrupted and resumed; `shards`: matches split into shards and merged;
+//! `ratings`: rating lists fitted to games.
 
 #[path = "../common/mod.rs"]
 mod common;
 mod forfeits;
+mod ratings;
 mod refusals;
 mod resume;
 mod shards;
