@@ -4,7 +4,8 @@
 //! 1 / (1 + 10^(−(Rᵢ − Rⱼ)/400)); a draw counts as half a win and half a
 //! loss. The ratings average 0, or are shifted so that one player (the
 //! anchor) has the rating given. The 95 % intervals come from the
-//! likelihood's curvature at its maximum.
+//! likelihood's curvature at its maximum and the spread of the results (a
+//! sandwich estimate, so that draws narrow them as they narrow a match's).
 //!
 //! The games come from PGN files (the match runner's, the GUI's, or written
 //! by hand: the players' tags and a result are enough) and from the match
@@ -261,14 +262,23 @@ pub fn read_games(path: &Path) -> Result<Vec<Game>, RatingsError> {
     Ok(games)
 }
 
+/// The games of one player against another, from the first's side.
+#[derive(Clone, Copy, Debug, Default)]
+struct Between {
+    games: f64,
+    points: f64,
+    squares: f64,
+}
+
 /// The players' totals, and the games between each two, by player number
 /// (in the order the games name them).
 struct Tally {
     names: Vec<String>,
     games: Vec<u32>,
     points: Vec<f64>,
-    /// For (i, j), i ≠ j: games between them and i's points in them.
-    between: HashMap<(usize, usize), (f64, f64)>,
+    /// For (i, j), i ≠ j: games between them, i's points in them and the
+    /// sum of the squares of its points in each game.
+    between: HashMap<(usize, usize), Between>,
 }
 
 impl Tally {
@@ -294,9 +304,10 @@ impl Tally {
             for (me, other, points) in [(a, b, g.points), (b, a, 1.0 - g.points)] {
                 tally.games[me] += 1;
                 tally.points[me] += points;
-                let entry = tally.between.entry((me, other)).or_insert((0.0, 0.0));
-                entry.0 += 1.0;
-                entry.1 += points;
+                let entry = tally.between.entry((me, other)).or_default();
+                entry.games += 1.0;
+                entry.points += points;
+                entry.squares += points * points;
             }
         }
         tally
@@ -309,8 +320,8 @@ impl Tally {
     fn rated_group(&self) -> Vec<usize> {
         let n = self.names.len();
         let mut scored_against: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (&(me, other), &(_, points)) in &self.between {
-            if points > 0.0 {
+        for (&(me, other), between) in &self.between {
+            if between.points > 0.0 {
                 scored_against[me].push(other);
             }
         }
@@ -396,7 +407,8 @@ pub fn rate(games: &[Game], anchor: Option<(&str, f64)>) -> Result<RatingList, R
                     Some(a) => covariance[k][k] + covariance[a][a] - 2.0 * covariance[k][a],
                     None => covariance[k][k],
                 };
-                (ratings[k] + shift, Z_95 * variance.max(0.0).sqrt())
+                // Adding 0 makes a rating of −0 plain 0 in the table and JSON.
+                (ratings[k] + shift + 0.0, Z_95 * variance.max(0.0).sqrt())
             });
             Rating {
                 name: tally.names[player].clone(),
@@ -429,49 +441,61 @@ pub fn rate(games: &[Game], anchor: Option<(&str, f64)>) -> Result<RatingList, R
 
 /// The maximum-likelihood ratings (averaging 0) of the players of `group`
 /// from their games against each other, by Newton's method, and their
-/// covariance (the pseudo-inverse of the likelihood's curvature).
+/// covariance.
+///
+/// The covariance is the sandwich I⁺·J·I⁺ of the likelihood's curvature I
+/// and the spread J of its gradient over the games as they came out. With the
+/// curvature alone a draw, counted as half a win and half a loss, would
+/// weigh as little as a coin toss, and the intervals of drawish games would
+/// be far too wide; J sees that draws vary less, so that two players get the
+/// interval of the match runner's trinomial model.
 fn fit(tally: &Tally, group: &[usize]) -> (Vec<f64>, Vec<Vec<f64>>) {
     let m = group.len();
     let mut r = vec![0.0; m];
-    let pairs: Vec<(usize, usize, f64, f64)> = (0..m)
+    let pairs: Vec<(usize, usize, Between)> = (0..m)
         .flat_map(|a| (0..m).map(move |b| (a, b)))
         .filter(|(a, b)| a < b)
-        .filter_map(|(a, b)| {
-            let &(n, points) = tally.between.get(&(group[a], group[b]))?;
-            Some((a, b, n, points))
-        })
+        .filter_map(|(a, b)| Some((a, b, *tally.between.get(&(group[a], group[b]))?)))
         .collect();
     let expected = |d: f64| 1.0 / (1.0 + (-SCALE * d).exp());
-    // The log-likelihood's gradient and its curvature (the information),
-    // in Elo units.
-    let derivatives = |r: &[f64]| {
+    // A matrix of the likelihood's kind: each pair adds `w` to its players'
+    // diagonal and takes it from their two cells.
+    let laplacian = |weight: &dyn Fn(&Between, f64) -> f64, r: &[f64]| {
+        let mut matrix = vec![vec![0.0; m]; m];
+        for &(a, b, ref between) in &pairs {
+            let w = SCALE * SCALE * weight(between, expected(r[a] - r[b]));
+            matrix[a][a] += w;
+            matrix[b][b] += w;
+            matrix[a][b] -= w;
+            matrix[b][a] -= w;
+        }
+        matrix
+    };
+    let curvature = |between: &Between, p: f64| between.games * p * (1.0 - p);
+    // Σ (points − p)² over the games.
+    let spread = |between: &Between, p: f64| {
+        between.squares - 2.0 * p * between.points + between.games * p * p
+    };
+    let gradient = |r: &[f64]| {
         let mut gradient = vec![0.0; m];
-        let mut information = vec![vec![0.0; m]; m];
-        for &(a, b, n, points) in &pairs {
-            let p = expected(r[a] - r[b]);
-            let g = SCALE * (points - n * p);
+        for &(a, b, ref between) in &pairs {
+            let g = SCALE * (between.points - between.games * expected(r[a] - r[b]));
             gradient[a] += g;
             gradient[b] -= g;
-            let w = SCALE * SCALE * n * p * (1.0 - p);
-            information[a][a] += w;
-            information[b][b] += w;
-            information[a][b] -= w;
-            information[b][a] -= w;
         }
-        (gradient, information)
+        gradient
     };
     let log_likelihood = |r: &[f64]| {
         pairs
             .iter()
-            .map(|&(a, b, n, points)| {
+            .map(|&(a, b, ref between)| {
                 let p = expected(r[a] - r[b]);
-                points * p.ln() + (n - points) * (1.0 - p).ln()
+                between.points * p.ln() + (between.games - between.points) * (1.0 - p).ln()
             })
             .sum::<f64>()
     };
     for _ in 0..100 {
-        let (gradient, information) = derivatives(&r);
-        let step = solve(pseudo_inverse(&information), &gradient);
+        let step = product(&pseudo_inverse(&laplacian(&curvature, &r)), &gradient(&r));
         // The likelihood is concave, so Newton's step is good near the top;
         // far from it (a lopsided result) it is halved until it climbs.
         let before = log_likelihood(&r);
@@ -491,12 +515,25 @@ fn fit(tally: &Tally, group: &[usize]) -> (Vec<f64>, Vec<Vec<f64>>) {
     for x in &mut r {
         *x -= mean;
     }
-    let (_, information) = derivatives(&r);
-    (r, pseudo_inverse(&information))
+    let bread = pseudo_inverse(&laplacian(&curvature, &r));
+    let meat = laplacian(&spread, &r);
+    let covariance = multiply(&multiply(&bread, &meat), &bread);
+    (r, covariance)
+}
+
+/// The product of two square matrices.
+fn multiply(a: &[Vec<f64>], b: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    a.iter()
+        .map(|row| {
+            (0..b.len())
+                .map(|j| row.iter().zip(b).map(|(x, b_row)| x * b_row[j]).sum())
+                .collect()
+        })
+        .collect()
 }
 
 /// The product of a matrix and a vector.
-fn solve(matrix: Vec<Vec<f64>>, vector: &[f64]) -> Vec<f64> {
+fn product(matrix: &[Vec<f64>], vector: &[f64]) -> Vec<f64> {
     matrix
         .iter()
         .map(|row| row.iter().zip(vector).map(|(a, b)| a * b).sum())
@@ -652,6 +689,19 @@ mod tests {
         let (a, b) = (elo(&list, "a").unwrap(), elo(&list, "b").unwrap());
         assert!((a - b - 400.0 * 3f64.log10()).abs() < 1e-6, "{a} {b}");
         assert!((a + b).abs() < 1e-9, "average 0");
+        // The interval against the anchor is the delta method's on the
+        // trinomial score: draws narrow it.
+        let wdl = games(&[("a", "b", 1.0, 3), ("a", "b", 0.5, 5), ("b", "a", 1.0, 2)]);
+        let list = rate(&wdl, Some(("b", 0.0))).unwrap();
+        let a = list.ratings.iter().find(|r| r.name == "a").unwrap();
+        let (n, mean) = (10.0, 0.55);
+        let variance = (3.0 * 0.45f64.powi(2) + 5.0 * 0.05f64.powi(2) + 2.0 * 0.55f64.powi(2)) / n;
+        let slope = 1.0 / (SCALE * mean * (1.0 - mean));
+        let expected = Z_95 * slope * (variance / n).sqrt();
+        assert!(
+            (a.error.unwrap() - expected).abs() < 1e-6,
+            "{a:?} vs {expected}"
+        );
         let anchored = rate(&games(&[("a", "b", 0.5, 4)]), Some(("b", 2800.0))).unwrap();
         assert!((elo(&anchored, "a").unwrap() - 2800.0).abs() < 1e-9);
         assert_eq!(
