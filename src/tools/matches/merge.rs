@@ -177,13 +177,31 @@ fn part_text(shards: &[Option<Shard>]) -> String {
     let Some(count) = given.first().map(|s| s.count) else {
         return "merged from 1 whole match".to_string();
     };
-    let missing: Vec<String> = (0..count)
+    let missing: Vec<usize> = (0..count)
         .filter(|i| !given.iter().any(|s| s.index == *i))
-        .map(|i| format!("{i}/{count}"))
+        .collect();
+    // Runs of missing shards as `a to b`: a partial merge of many batches
+    // misses long runs of them.
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for i in missing {
+        match runs.last_mut() {
+            Some(run) if run.1 + 1 == i => run.1 = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    let runs: Vec<String> = runs
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a} to {b}")
+            }
+        })
         .collect();
     let mut text = format!("merged from {} of {count} shards", given.len());
-    if !missing.is_empty() {
-        text.push_str(&format!("; missing {}", missing.join(", ")));
+    if !runs.is_empty() {
+        text.push_str(&format!("; missing {}", runs.join(", ")));
     }
     text
 }
