@@ -79,7 +79,7 @@ pub struct MatchArgs {
     /// games numbered as in the whole match. `env/N` reads I from
     /// `JOB_COMPLETION_INDEX` (a Kubernetes Indexed Job). A shard plays all
     /// its games even with --sprt: the test decides over the merged shards.
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, value_name = "I/N", conflicts_with = "resume")]
     pub shard: Option<String>,
     /// Merge the `--json` records of a match's shards into one record
     /// (`--json`) and PGN file (`--pgn`), and print the whole match's table.
