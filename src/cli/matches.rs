@@ -4,7 +4,11 @@ use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
 use crate::client::{self, EngineLimits, TimeControl};
 use crate::tools::matches::config::{MatchRequest, OpeningSource};
-use crate::tools::matches::{ConfigError, MatchConfig, MatchError, resume_match, run_match};
+use crate::tools::matches::schedule::Shard;
+use crate::tools::matches::{
+    ConfigError, MatchConfig, MatchError, MergeError, MergeOutput, merge_records, resume_match,
+    run_match,
+};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
 
@@ -58,11 +62,13 @@ pub struct MatchArgs {
     /// e.g. `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
-    /// Append each game's record to this file as soon as the game ends.
+    /// Append each game's record to this file as soon as the game ends
+    /// (with --merge: write all shards' game records here, by round).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Write a summary (results, statistics, every game's ending) as JSON,
-    /// rewritten after every game; it is also the record `--resume` reads.
+    /// rewritten after every game; it is also the record `--resume` and
+    /// `--merge` read (with --merge: where the merged record goes).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// Continue the interrupted match whose `--json` record is FILE: the same
@@ -70,6 +76,26 @@ pub struct MatchArgs {
     /// other option; run it from the same directory as the first run.
     #[arg(long, value_name = "FILE", conflicts_with = "engine")]
     pub resume: Option<PathBuf>,
+    /// Play only this machine's part of the match, `I/N` (0-based): the I-th
+    /// of N consecutive blocks of game pairs (an opening, both colours), the
+    /// games numbered as in the whole match. `env/N` reads I from
+    /// `JOB_COMPLETION_INDEX` (a Kubernetes Indexed Job). A shard plays all
+    /// its games even with --sprt: the test decides over the merged shards.
+    #[arg(long, value_name = "I/N", conflicts_with = "resume")]
+    pub shard: Option<String>,
+    /// Merge the `--json` records of a match's shards into one record
+    /// (`--json`) and PGN file (`--pgn`), and print the whole match's table.
+    /// Records of another match, or a shard given twice, are refused.
+    #[arg(
+        long,
+        num_args = 1..,
+        value_name = "RECORD",
+        conflicts_with_all = [
+            "engine", "resume", "shard", "each", "tc", "movetime", "depth", "nodes",
+            "openings", "random_plies", "games", "sprt", "max_plies", "variant", "set",
+        ]
+    )]
+    pub merge: Vec<PathBuf>,
     /// Grace after a clock or move time runs out before a move is forfeit, ms.
     #[arg(long = "timemargin", value_name = "MS", default_value_t = 100)]
     pub time_margin: u64,
@@ -91,8 +117,9 @@ pub struct MatchArgs {
 }
 
 impl MatchArgs {
-    /// The match these arguments describe, every input checked.
-    pub fn config(&self) -> Result<MatchConfig, ConfigError> {
+    /// The match these arguments describe, every input checked; `shard` is
+    /// the part of it to play, if only one.
+    pub fn config(&self, shard: Option<Shard>) -> Result<MatchConfig, ConfigError> {
         let openings = match (&self.openings, self.random_plies) {
             (Some(path), _) => OpeningSource::File(path.clone()),
             (None, Some(plies)) => OpeningSource::Random {
@@ -122,6 +149,7 @@ impl MatchArgs {
             start_timeout_ms: self.start_timeout,
             hang_timeout_ms: self.hang_timeout,
             max_plies: self.max_plies,
+            shard,
         })
     }
 }
@@ -154,7 +182,7 @@ impl Args for EngineGroups {
                 .long("engine")
                 .num_args(1..)
                 .action(ArgAction::Append)
-                .required_unless_present("resume")
+                .required_unless_present_any(["resume", "merge"])
                 .value_name("KEY=VALUE")
                 .help(
                     "An engine, as KEY=VALUE words: name=NAME cmd=\"PROGRAM ARGS\" [arg=ARG] \
@@ -173,6 +201,9 @@ impl Args for EngineGroups {
 /// interrupted match prints the table of its finished games, then fails with
 /// how to resume it.
 pub fn run(args: &MatchArgs) -> Result<(), Failure> {
+    if !args.merge.is_empty() {
+        return merge(args);
+    }
     let summary = match &args.resume {
         Some(record) => {
             // A record that is not there is a mistyped command line (exit 2);
@@ -184,7 +215,14 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             resume_match(record)
         }
         None => {
-            let config = args.config().map_err(Failure::usage)?;
+            let shard = match &args.shard {
+                Some(text) => {
+                    let (index, count) = super::args::parse_shard(text)?;
+                    Some(Shard { index, count })
+                }
+                None => None,
+            };
+            let config = args.config(shard).map_err(Failure::usage)?;
             stop_on_interrupt();
             run_match(&config)
         }
@@ -199,6 +237,22 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
         }));
     }
     Ok(())
+}
+
+/// Runs `doushou match --merge`: the merged table on stdout, the merged
+/// record and PGN where `--json` and `--pgn` say.
+fn merge(args: &MatchArgs) -> Result<(), Failure> {
+    // A record that is not there is a mistyped command line (exit 2); one
+    // that cannot be merged is bad input (exit 1).
+    if let Some(missing) = args.merge.iter().find(|p| !p.is_file()) {
+        return Err(Failure::usage(MergeError::NoFile(missing.clone())));
+    }
+    let out = MergeOutput {
+        json: args.json.clone(),
+        pgn: args.pgn.clone(),
+    };
+    let summary = merge_records(&args.merge, &out).map_err(Failure::input)?;
+    write_out(&summary.table())
 }
 
 /// Ctrl-C (or SIGTERM) stops the match cleanly: the games in play end, their

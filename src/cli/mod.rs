@@ -11,6 +11,7 @@ pub mod gui;
 pub mod matches;
 pub mod perft;
 pub mod races;
+pub mod ratings;
 pub mod selfplay;
 pub mod show;
 pub mod tb;
@@ -67,6 +68,8 @@ pub enum Tool {
     Tb(tb::TbArgs),
     /// The den-race suite: build it from games, or score a search against it.
     Races(races::RacesArgs),
+    /// A rating list (maximum likelihood, with error bars) fitted to games: PGN or match records.
+    Ratings(ratings::RatingsArgs),
 }
 
 /// Runs the subcommand; answers the process exit code.
@@ -88,6 +91,7 @@ pub fn run(command: Tool) -> i32 {
         Tool::Match(args) => matches::run(args),
         Tool::Gui(args) => gui::run(args),
         Tool::Races(args) => races::run(args),
+        Tool::Ratings(args) => ratings::run(args),
     };
     match result {
         Ok(()) => 0,

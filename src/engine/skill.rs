@@ -23,11 +23,13 @@ pub const SKILL_LINES: usize = 4;
 pub const LOOSE_BELOW: f64 = 10.0;
 
 /// The rating of every even level, 0 to 20 (full strength): `UCI_Elo` picks
-/// the level by this table, in proportion between two entries. Measured
-/// (docs/strength.md, "Calibration, second"): each even level against the
-/// next, 200 games each, the levels at their own caps and full strength at
-/// 100,000 nodes a move, the differences chained down from full strength,
-/// which is put at 2800. The scale is this engine's own.
+/// the level by this table, in proportion between two entries. It is the
+/// levels' rating list, docs/records/level-ratings.json (`doushou ratings`
+/// of the levels' games, full strength fixed at 2800), rounded to 10;
+/// tests/skill.rs checks that they agree. The games: docs/strength.md,
+/// "Calibration, second", each even level against the next, the levels at
+/// their own caps and full strength at 100,000 nodes a move. The scale is
+/// this engine's own.
 pub const LEVEL_ELO: [(f64, i32); 11] = [
     (0.0, 1810),
     (2.0, 1860),

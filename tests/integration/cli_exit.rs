@@ -51,6 +51,10 @@ fn writers() -> Vec<(Vec<&'static str>, &'static str)> {
             ],
             "",
         ),
+        (
+            vec!["ratings", "/dev/stdin"],
+            "[White \"a\"]\n[Black \"b\"]\n\n1-0\n\n[White \"b\"]\n[Black \"a\"]\n\n1/2-1/2\n",
+        ),
     ]
 }
 
@@ -150,6 +154,12 @@ fn bad_input_exits_1_and_a_bad_command_line_2_in_every_tool() {
         (&["match", "--engine", "cmd=x", "--set", "Nope=1"], "", 2),
         (&["gui", "--set", "Nope=1"], "", 2),
         (&["perft"], "", 2),
+        (
+            &["ratings", "/dev/stdin"],
+            "[White \"a\"]\n[Black \"b\"]\n\n*\n",
+            1,
+        ),
+        (&["ratings", "--anchor", "a", "/dev/stdin"], "", 2),
     ] {
         let o = run(args, input);
         let err = stderr(&o);

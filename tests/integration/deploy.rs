@@ -1,6 +1,7 @@
 //! The Kubernetes manifests under `deploy/`: parsed, checked against the
-//! binary's command line, and their command run for two pod indices on this
-//! machine, the way the Job's pods would run it.
+//! binary's command line, and their commands run on this machine the way the
+//! Jobs' pods would run them (the tables' for two pod indices, the match's for
+//! every index, then its merge).
 
 use crate::common;
 
@@ -87,5 +88,114 @@ fn the_five_piece_job_makes_one_material_per_pod() {
     }
     let set = tb::TableSet::load(&dir, Rules::JUNGLE).unwrap();
     assert!(set.len() > 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shell script of the first container: the folded (`- >-`) item under
+/// `args:`, its lines joined by spaces as YAML folds them.
+fn folded_script(text: &str) -> String {
+    let mut lines = text.lines().skip_while(|l| l.trim() != "args:");
+    lines.next();
+    let first = lines.next().expect("an item under args:");
+    assert_eq!(first.trim(), "- >-", "args: one folded item");
+    let indent = first.len() - first.trim_start().len();
+    lines
+        .take_while(|l| l.len() - l.trim_start().len() > indent && !l.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `script` with the value after `flag ` replaced by `value`.
+fn with_value(script: &str, flag: &str, value: &str) -> String {
+    let at = script
+        .find(&format!("{flag} "))
+        .unwrap_or_else(|| panic!("no {flag}"))
+        + flag.len()
+        + 1;
+    let end = script[at..].find(' ').map_or(script.len(), |e| at + e);
+    format!("{}{value}{}", &script[..at], &script[end..])
+}
+
+/// Runs `script` in `/bin/sh` as a pod with index `index` would.
+fn run_pod(script: &str, index: Option<usize>) -> std::process::Output {
+    let mut command = Command::new("/bin/sh");
+    command.args(["-c", script]);
+    if let Some(index) = index {
+        command.env("JOB_COMPLETION_INDEX", index.to_string());
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn the_match_job_plays_one_shard_per_pod_and_the_merge_job_makes_them_one() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("deploy");
+    let job = std::fs::read_to_string(root.join("match-job.yaml")).unwrap();
+    assert_eq!(field(&job, "kind:"), "Job");
+    assert_eq!(field(&job, "completionMode:"), "Indexed");
+    let pods: usize = field(&job, "completions:").parse().unwrap();
+    let script = folded_script(&job);
+    assert!(script.contains(&format!("--shard env/{pods} ")), "{script}");
+
+    // Every pod's command on this machine: the records in a local folder,
+    // one game pair a shard, a small search.
+    let dir = std::env::temp_dir().join(format!("doushou-deploy-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.to_str().unwrap();
+    // The program, as a word or as an engine's command, is the binary here.
+    let local = |script: &str| {
+        let words: Vec<String> = script
+            .split(' ')
+            .map(|word| match word {
+                "doushou" => BIN.to_string(),
+                "cmd=doushou" => format!("cmd={BIN}"),
+                _ => word.replace("/records", records),
+            })
+            .collect();
+        words.join(" ")
+    };
+    let games = 2 * pods;
+    let shard_script = with_value(
+        &with_value(&local(&script), "--games", &games.to_string()),
+        "--nodes",
+        "300",
+    );
+    for index in 0..pods {
+        let out = run_pod(&shard_script, Some(index));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "pod {index}: {err}");
+    }
+    // A pod run again resumes its shard: nothing left to play.
+    let again = run_pod(&shard_script, Some(1));
+    assert!(again.status.success());
+    let table = String::from_utf8_lossy(&again.stdout);
+    assert!(table.contains("2 of 2 games played (shard 1/8)"), "{table}");
+
+    let merge = std::fs::read_to_string(root.join("match-merge-job.yaml")).unwrap();
+    assert_eq!(field(&merge, "kind:"), "Job");
+    let out = run_pod(&local(&folded_script(&merge)), None);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains(&format!(
+            "{games} of {games} games played (merged from {pods} of {pods} shards)"
+        )),
+        "{said}"
+    );
+    // The rating list of the two engines follows the match's table.
+    assert!(
+        said.contains(&format!("2 players, {games} games")),
+        "{said}"
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("match.json")).unwrap()).unwrap();
+    assert_eq!(record["played"], games);
+    let pgn = std::fs::read_to_string(dir.join("match.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Round ").count(), games);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,7 +5,7 @@
 //! loaded machine.
 
 use doushou::engine::search::Silent;
-use doushou::engine::skill::{ELO_MAX, ELO_MIN};
+use doushou::engine::skill::{ELO_MAX, ELO_MIN, FULL_STRENGTH, LEVEL_ELO};
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Outcome, Position, Rules, Side};
 
@@ -136,4 +136,33 @@ fn lower_levels_play_legal_moves_and_lose_to_higher_ones() {
     );
     let (weak, strong) = match_points(4, 12, &openings);
     assert!(strong > weak, "level 4 {weak} points, level 12 {strong}");
+}
+
+/// `UCI_Elo`'s table is the levels' rating list (`doushou ratings --json`
+/// of their games, player `L<level>`, full strength `L20` anchored at the
+/// table's top), each rating rounded to 10; docs/records/level-ratings.md
+/// says how the list was made.
+#[test]
+fn the_elo_table_is_the_levels_rating_list_rounded() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/records/level-ratings.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the levels' rating list");
+    let list: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let ratings = list["ratings"].as_array().expect("a list of ratings");
+    assert_eq!(ratings.len(), LEVEL_ELO.len(), "one rating a level");
+    for &(level, elo) in &LEVEL_ELO {
+        let name = format!("L{level}");
+        let listed = ratings
+            .iter()
+            .find(|r| r["name"] == name.as_str())
+            .and_then(|r| r["elo"].as_f64())
+            .unwrap_or_else(|| panic!("{name} is not rated in {path}"));
+        assert!(
+            (f64::from(elo) - listed).abs() <= 5.0,
+            "level {level}: the table says {elo}, the list {listed:.1}"
+        );
+    }
+    assert_eq!(LEVEL_ELO[LEVEL_ELO.len() - 1].0, f64::from(FULL_STRENGTH));
 }

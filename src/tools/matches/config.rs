@@ -4,6 +4,7 @@
 
 use super::game::Referee;
 use super::openings::{DEFAULT_OPENINGS, Opening, OpeningError, parse_openings, random_openings};
+use super::schedule::Shard;
 use super::stats::{Sprt, SprtParseError};
 use crate::client::{EngineLimits, EngineSpec, SpecError, dedupe_names};
 use crate::rules::Rules;
@@ -30,6 +31,8 @@ pub struct MatchConfig {
     pub pgn: Option<PathBuf>,
     /// Where the JSON summary goes.
     pub json: Option<PathBuf>,
+    /// This machine's part of the match, if it plays only one.
+    pub shard: Option<Shard>,
 }
 
 /// Why a setting of the match was refused.
@@ -146,6 +149,8 @@ pub struct MatchRequest {
     pub hang_timeout_ms: u64,
     /// Plies after which a game is drawn.
     pub max_plies: Option<usize>,
+    /// The part of the match to play, if only one.
+    pub shard: Option<Shard>,
 }
 
 impl MatchConfig {
@@ -201,6 +206,7 @@ impl MatchConfig {
             sprt,
             pgn: request.pgn,
             json: request.json,
+            shard: request.shard,
         })
     }
 }

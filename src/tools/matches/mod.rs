@@ -3,22 +3,27 @@
 //! driven through [`crate::client`]; the command line is `cli::matches`.
 //!
 //! - [`config`]: the match, checked and ready to play.
-//! - [`schedule`](mod@schedule): which games, in which order, with which colours.
+//! - [`schedule`](mod@schedule): which games, in which order, with which
+//!   colours; which of them a shard plays.
 //! - [`game`]: one game, the referee's clocks and checks.
 //! - [`openings`]: where games start; the built-in set.
 //! - [`summary`]: the results, counted as games end; the final table.
 //! - [`record`]: the JSON summary, rewritten whole after every game, that
 //!   `--resume` continues a match from.
+//! - [`merge`]: the records of a match's shards made one.
 //! - [`stats`]: Elo, error bars, LOS, SPRT.
 //!
 //! This module plays the scheduled games on `--concurrency` worker threads,
 //! and gathers results on the calling thread, which writes records, prints
-//! progress and stops early when the SPRT decides. A user's interrupt
-//! ([`crate::client::interrupt`]) ends the games in play at once; only
-//! finished games are counted, so a resumed match plays those again.
+//! progress and stops early when the SPRT decides (a whole match does; a
+//! shard plays all its games, and the test decides over the merged shards).
+//! A user's interrupt ([`crate::client::interrupt`]) ends the games in play
+//! at once; only finished games are counted, so a resumed match plays those
+//! again.
 
 pub mod config;
 pub mod game;
+pub mod merge;
 pub mod openings;
 pub mod record;
 pub mod schedule;
@@ -26,6 +31,7 @@ pub mod stats;
 pub mod summary;
 
 pub use config::{ConfigError, MatchConfig};
+pub use merge::{MergeError, MergeOutput, merge_records};
 pub use record::{MatchSettings, RecordError};
 pub use summary::{EngineTally, GameSummary, MatchSummary, SprtRun};
 
@@ -33,7 +39,7 @@ use crate::client::{self, ClientError, EngineLimits, EngineSpec};
 use crate::tools::pgn;
 use crate::util::pool::run_jobs;
 use game::{GameRecord, Seat, Termination};
-use schedule::{Job, schedule};
+use schedule::Job;
 use stats::SprtState;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -215,61 +221,13 @@ fn play_match(
         let path = path.clone();
         move |error| MatchError::Io { path, error }
     };
-    let (pairs, jobs) = schedule(
-        config.engines.len(),
-        config.games_per_pair,
-        config.openings.len(),
-    );
+    let (mut summary, jobs) = record::recount(config, done)?;
+    summary.seconds = seconds_before;
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
-    let mut summary = MatchSummary {
-        sprt: config.sprt.map(SprtRun::new),
-        rules: config.referee.rules.to_string(),
-        variant: config
-            .referee
-            .rules
-            .preset_name()
-            .unwrap_or("custom")
-            .to_string(),
-        limits: if config
-            .engines
-            .windows(2)
-            .all(|w| w[0].limits == w[1].limits)
-        {
-            config.engines[0].limits.to_string()
-        } else {
-            config
-                .engines
-                .iter()
-                .map(|e| format!("{}: {}", e.name, e.limits))
-                .collect::<Vec<_>>()
-                .join("; ")
-        },
-        seconds: seconds_before,
-        ..MatchSummary::new(&names, &pairs, jobs.len())
-    };
-    for game in done {
-        let job = game
-            .round
-            .checked_sub(1)
-            .and_then(|i| jobs.get(i))
-            .filter(|job| names[job.red] == game.red && names[job.blue] == game.blue)
-            .copied()
-            .ok_or_else(|| RecordError::ForeignGame {
-                round: game.round,
-                red: game.red.clone(),
-                blue: game.blue.clone(),
-            })?;
-        summary.count(game, job);
-    }
-    let finished: HashSet<usize> = summary.games.iter().map(|g| g.round).collect();
-    let jobs: Vec<Job> = jobs
-        .into_iter()
-        .filter(|j| !finished.contains(&j.round))
-        .collect();
-    let decided = summary
-        .sprt
-        .as_ref()
-        .is_some_and(|run| run.state != SprtState::Continue);
+    let played_before = summary.games.len();
+    // A shard plays all its games: the SPRT decides over the merged shards.
+    let decides = |run: &SprtRun| config.shard.is_none() && run.state != SprtState::Continue;
+    let decided = summary.sprt.as_ref().is_some_and(decides);
     let settings = MatchSettings::of(config);
     let write_summary = |summary: &MatchSummary| match &config.json {
         Some(path) => crate::util::fs::write_atomically(
@@ -300,10 +258,10 @@ fn play_match(
         "match: {} engines, {} games{}, {} at once; {}; {} openings; rules {}",
         names.len(),
         summary.planned,
-        if finished.is_empty() {
+        if played_before == 0 {
             String::new()
         } else {
-            format!(" ({} played already)", finished.len())
+            format!(" ({played_before} played already)")
         },
         config.concurrency,
         summary.limits,
@@ -358,7 +316,7 @@ fn play_match(
             report_fault(&record, job, &names);
             summary.count(GameSummary::of(&record, job, &names), job);
             if let Some(run) = summary.sprt.as_ref()
-                && run.state != SprtState::Continue
+                && decides(run)
                 && !stop.swap(true, Ordering::Relaxed)
             {
                 eprintln!(

@@ -1,12 +1,15 @@
 //! The match record on disk: the JSON summary (rewritten after every game,
 //! through a temporary file and a rename, so that a runner killed at any
 //! moment leaves the last complete summary), holding the match's settings so
-//! that `--resume` can play the rest; and the repair of the PGN file before a
-//! resumed match appends to it.
+//! that `--resume` can play the rest and `--merge` can check that shards are
+//! of one match; the tallies counted again from a record's games; and the
+//! finished games' records of a PGN file, which a resumed match keeps before
+//! it appends to it.
 
 use super::config::MatchConfig;
 use super::game::Referee;
 use super::openings::{Opening, OpeningError};
+use super::schedule::{Job, Shard, schedule};
 use super::stats::Sprt;
 use super::summary::{GameSummary, MatchSummary};
 use crate::client::EngineSpec;
@@ -58,7 +61,8 @@ pub enum RecordError {
         error: OpeningError,
     },
     /// A finished game of the record is not one the settings schedule (its
-    /// round or its engines differ): the record was edited or mixed up.
+    /// round or its engines differ, or its round is another shard's): the
+    /// record was edited or mixed up.
     #[error("game {round} ({red} vs {blue}) is not a game of this match")]
     ForeignGame {
         /// The game's round, as recorded.
@@ -68,6 +72,9 @@ pub enum RecordError {
         /// The engine recorded as Blue.
         blue: String,
     },
+    /// The record lists a round twice.
+    #[error("game {0} is in the record twice")]
+    TwiceGame(usize),
 }
 
 /// Everything a resumed match needs to play the same games as the first run:
@@ -88,6 +95,9 @@ pub struct MatchSettings {
     concurrency: usize,
     sprt: Option<Sprt>,
     pgn: Option<PathBuf>,
+    /// Absent from the records of whole matches, and of runners before shards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shard: Option<Shard>,
 }
 
 impl MatchSettings {
@@ -107,7 +117,105 @@ impl MatchSettings {
             concurrency: config.concurrency,
             sprt: config.sprt,
             pgn: config.pgn.clone(),
+            shard: config.shard,
         }
+    }
+
+    /// How these settings make another match than `other`'s, in words
+    /// (`what: mine, not theirs`); none when both are of one match, whatever
+    /// their shard, PGN file, concurrency and timeouts.
+    pub fn difference(&self, other: &MatchSettings) -> Option<String> {
+        let differ = |what: &str, mine: String, theirs: String| {
+            (mine != theirs).then(|| format!("{what}: {mine}, not {theirs}"))
+        };
+        let shards = |s: &MatchSettings| s.shard.map_or(1, |shard| shard.count).to_string();
+        let names = |s: &MatchSettings| {
+            let names: Vec<&str> = s.engines.iter().map(|e| e.name.as_str()).collect();
+            names.join(", ")
+        };
+        let found = differ("shards", shards(self), shards(other))
+            .or_else(|| differ("engines", names(self), names(other)));
+        if found.is_some() {
+            return found;
+        }
+        for (mine, theirs) in self.engines.iter().zip(&other.engines) {
+            let what = |field: &str| format!("engine '{}' {field}", mine.name);
+            let options = |e: &EngineSpec| {
+                let words: Vec<String> =
+                    e.options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                format!("[{}]", words.join(" "))
+            };
+            let found = differ(
+                &what("limits"),
+                mine.limits.to_string(),
+                theirs.limits.to_string(),
+            )
+            .or_else(|| differ(&what("options"), options(mine), options(theirs)))
+            .or_else(|| differ(&what("command"), mine.command_line(), theirs.command_line()));
+            if found.is_some() {
+                return found;
+            }
+        }
+        // The rule words one has and the other has not.
+        let own_rules = |a: &MatchSettings, b: &MatchSettings| {
+            let theirs: Vec<&str> = b.rules.split_whitespace().collect();
+            let words: Vec<&str> = a
+                .rules
+                .split_whitespace()
+                .filter(|w| !theirs.contains(w))
+                .collect();
+            words.join(" ")
+        };
+        let opening = |s: &MatchSettings, i: usize| {
+            s.openings
+                .get(i)
+                .map_or("none".to_string(), ToString::to_string)
+        };
+        let first_other_opening = (0..self.openings.len().max(other.openings.len()))
+            .find(|&i| self.openings.get(i) != other.openings.get(i));
+        let optional = |n: Option<usize>| n.map_or("none".to_string(), |n| n.to_string());
+        let sprt = |s: &MatchSettings| s.sprt.map_or("none".to_string(), |t| t.to_string());
+        differ("rules", own_rules(self, other), own_rules(other, self))
+            .or_else(|| {
+                let i = first_other_opening?;
+                differ(
+                    &format!("opening {}", i + 1),
+                    opening(self, i),
+                    opening(other, i),
+                )
+            })
+            .or_else(|| {
+                differ(
+                    "games a pair",
+                    self.games_per_pair.to_string(),
+                    other.games_per_pair.to_string(),
+                )
+            })
+            .or_else(|| {
+                differ(
+                    "max plies",
+                    optional(self.max_plies),
+                    optional(other.max_plies),
+                )
+            })
+            .or_else(|| {
+                differ(
+                    "time margin",
+                    format!("{} ms", self.margin_ms),
+                    format!("{} ms", other.margin_ms),
+                )
+            })
+            .or_else(|| differ("SPRT", sprt(self), sprt(other)))
+    }
+
+    /// The part of the match these settings play, if only one.
+    pub fn shard(&self) -> Option<Shard> {
+        self.shard
+    }
+
+    /// The PGN file the games were appended to, if any.
+    pub fn pgn(&self) -> Option<&Path> {
+        self.pgn.as_deref()
     }
 
     /// The match again, its summary going to `json`.
@@ -141,6 +249,7 @@ impl MatchSettings {
             sprt: self.sprt,
             pgn: self.pgn,
             json: Some(json.to_path_buf()),
+            shard: self.shard,
         })
     }
 }
@@ -174,6 +283,9 @@ struct PairJson<'a> {
     elo: Option<f64>,
     elo_error: Option<f64>,
     los: Option<f64>,
+    /// Finished game pairs (an opening, both colours) by the first engine's
+    /// points: 0, ½, 1, 1½, 2.
+    pentanomial: [u32; 5],
 }
 
 /// The SPRT's line of the summary.
@@ -243,11 +355,12 @@ pub fn summary_json(summary: &MatchSummary, settings: Option<&MatchSettings>) ->
         pairs: summary
             .pairs
             .iter()
-            .map(|(first, second, w)| {
+            .map(|pair| {
+                let w = &pair.wdl;
                 let (elo, err) = w.elo().map_or((None, None), |(e, r)| (Some(e), Some(r)));
                 PairJson {
-                    first,
-                    second,
+                    first: &pair.first,
+                    second: &pair.second,
                     games: w.games(),
                     wins: w.wins,
                     draws: w.draws,
@@ -256,6 +369,7 @@ pub fn summary_json(summary: &MatchSummary, settings: Option<&MatchSettings>) ->
                     elo: elo.and_then(finite),
                     elo_error: err.and_then(finite),
                     los: w.los().and_then(finite),
+                    pentanomial: pair.pentanomial.counts,
                 }
             })
             .collect(),
@@ -267,7 +381,7 @@ pub fn summary_json(summary: &MatchSummary, settings: Option<&MatchSettings>) ->
                 alpha: run.test.alpha,
                 beta: run.test.beta,
                 llr: run.llr,
-                pairs: run.pairs.counts,
+                pairs: summary.pairs[0].pentanomial.counts,
                 lower,
                 upper,
                 state: run.state.to_string(),
@@ -323,6 +437,64 @@ pub fn read(path: &Path) -> Result<Resumed, RecordError> {
     })
 }
 
+/// The summary of the match `config` after its finished `games` (each checked
+/// to be a game the match schedules, once), and the jobs still to play.
+pub fn recount(
+    config: &MatchConfig,
+    games: Vec<GameSummary>,
+) -> Result<(MatchSummary, Vec<Job>), RecordError> {
+    let (pairs, jobs) = schedule(
+        config.engines.len(),
+        config.games_per_pair,
+        config.openings.len(),
+        config.shard,
+    );
+    let mut summary = MatchSummary::start(config, &pairs, jobs.len());
+    let mut finished = HashSet::new();
+    for game in games {
+        let name = |i: usize| config.engines[i].name.as_str();
+        let job = jobs
+            .iter()
+            .find(|job| job.round == game.round)
+            .filter(|job| name(job.red) == game.red && name(job.blue) == game.blue)
+            .copied()
+            .ok_or_else(|| RecordError::ForeignGame {
+                round: game.round,
+                red: game.red.clone(),
+                blue: game.blue.clone(),
+            })?;
+        if !finished.insert(game.round) {
+            return Err(RecordError::TwiceGame(game.round));
+        }
+        summary.count(game, job);
+    }
+    let left = jobs
+        .into_iter()
+        .filter(|j| !finished.contains(&j.round))
+        .collect();
+    Ok((summary, left))
+}
+
+/// The records of `rounds` in the PGN text, by round: whole records only (a
+/// runner killed in the middle of one leaves it cut), each round's first.
+pub fn finished_records<'a>(text: &'a str, rounds: &HashSet<usize>) -> Vec<(usize, &'a str)> {
+    let mut found: Vec<(usize, &str)> = Vec::new();
+    for chunk in record_chunks(text) {
+        let round = pgn::parse(chunk)
+            .ok()
+            .and_then(|records| match &records[..] {
+                [record] => record.tag("Round").and_then(|r| r.parse().ok()),
+                _ => None,
+            });
+        if let Some(round) = round.filter(|r| rounds.contains(r))
+            && !found.iter().any(|(r, _)| *r == round)
+        {
+            found.push((round, chunk));
+        }
+    }
+    found
+}
+
 /// Keeps in the PGN file at `path` only the records of `rounds`: a runner
 /// killed between writing a game's record and the summary, or in the middle
 /// of a record, must not leave that game twice (or half of it) once the
@@ -333,19 +505,10 @@ pub fn repair_pgn(path: &Path, rounds: &HashSet<usize>) -> std::io::Result<()> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(e),
     };
-    let mut kept = String::with_capacity(text.len());
-    for chunk in record_chunks(&text) {
-        let finished = pgn::parse(chunk).ok().is_some_and(|records| {
-            records.len() == 1
-                && records[0]
-                    .tag("Round")
-                    .and_then(|r| r.parse().ok())
-                    .is_some_and(|r| rounds.contains(&r))
-        });
-        if finished {
-            kept.push_str(chunk);
-        }
-    }
+    let kept: String = finished_records(&text, rounds)
+        .into_iter()
+        .map(|(_, chunk)| chunk)
+        .collect();
     if kept != text {
         write_atomically(path, kept.as_bytes())?;
     }

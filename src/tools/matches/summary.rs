@@ -1,6 +1,7 @@
 //! The results of a match: per engine, per pair, every game's ending; the
 //! progress line after each game and the final table.
 
+use super::config::MatchConfig;
 use super::game::{GameRecord, TerminationKind};
 use super::schedule::Job;
 use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
@@ -82,11 +83,11 @@ impl GameSummary {
 pub struct MatchSummary {
     /// Games scheduled; fewer are played if the SPRT stops the match.
     pub planned: usize,
-    /// Each pair (first, second) by engine name, with results from the first's side.
-    pub pairs: Vec<(String, String, Wdl)>,
+    /// Each pair of engines, in schedule order.
+    pub pairs: Vec<PairTally>,
     /// Per engine, in the order of the `--engine` groups.
     pub engines: Vec<EngineTally>,
-    /// The SPRT, if one runs.
+    /// The SPRT, if one runs: over the first pair's game pairs.
     pub sprt: Option<SprtRun>,
     /// Every game played, in the order they ended.
     pub games: Vec<GameSummary>,
@@ -96,22 +97,66 @@ pub struct MatchSummary {
     pub variant: String,
     /// The limits, in words.
     pub limits: String,
+    /// Which part of a match this is, in words (`shard 0/2`, or the shards
+    /// merged); none for a whole match played at once.
+    pub part: Option<String>,
     /// Wall time of the match, seconds.
     pub seconds: f64,
     /// Whether the user stopped the match before it was over.
     pub interrupted: bool,
 }
 
-/// A running SPRT over game pairs: games 2i−1 and 2i (rounds, from 1) share
-/// an opening with colours swapped, and a pair counts once both are over.
-#[derive(Clone, Debug)]
+/// One pair of engines over the match, counted from its first engine's side.
+#[derive(Clone, Debug, Default)]
+pub struct PairTally {
+    /// The first engine, by name.
+    pub first: String,
+    /// The second engine, by name.
+    pub second: String,
+    /// Its games.
+    pub wdl: Wdl,
+    /// Its finished game pairs (both games of an opening), by the first
+    /// engine's points in each.
+    pub pentanomial: Pentanomial,
+    /// The first engine's points in game pairs of which one game is over, by
+    /// game pair.
+    open: HashMap<usize, f64>,
+}
+
+impl PairTally {
+    /// Counts a game of game pair `unit` that the first engine won
+    /// (`Some(true)`), lost or drew (`None`); answers whether that completed
+    /// the game pair.
+    fn count(&mut self, unit: usize, first_won: Option<bool>) -> bool {
+        let points = match first_won {
+            Some(true) => {
+                self.wdl.wins += 1;
+                1.0
+            }
+            Some(false) => {
+                self.wdl.losses += 1;
+                0.0
+            }
+            None => {
+                self.wdl.draws += 1;
+                0.5
+            }
+        };
+        let Some(other) = self.open.remove(&unit) else {
+            self.open.insert(unit, points);
+            return false;
+        };
+        self.pentanomial.add(other + points);
+        true
+    }
+}
+
+/// A running SPRT over the game pairs (an opening with colours swapped) of a
+/// match of two engines: it looks again each time a game pair is over.
+#[derive(Clone, Copy, Debug)]
 pub struct SprtRun {
     /// The hypotheses and error rates.
     pub test: Sprt,
-    /// The finished pairs, by the first engine's points.
-    pub pairs: Pentanomial,
-    /// The first engine's points in pairs of which one game is over, by pair.
-    half_pairs: HashMap<usize, f64>,
     /// The log-likelihood ratio after the finished pairs.
     pub llr: f64,
     /// What the test says after the finished pairs.
@@ -123,24 +168,15 @@ impl SprtRun {
     pub fn new(test: Sprt) -> SprtRun {
         SprtRun {
             test,
-            pairs: Pentanomial::default(),
-            half_pairs: HashMap::new(),
             llr: 0.0,
             state: SprtState::Continue,
         }
     }
 
-    /// Counts a game of the first pair by its round and the first engine's
-    /// points in it; when it completes its pair, the test looks again.
-    pub fn count(&mut self, round: usize, points: f64) {
-        let pair = round.saturating_sub(1) / 2;
-        let Some(other) = self.half_pairs.remove(&pair) else {
-            self.half_pairs.insert(pair, points);
-            return;
-        };
-        self.pairs.add(other + points);
-        self.llr = self.test.llr_pairs(&self.pairs);
-        self.state = self.test.verdict(self.llr, self.pairs.has_variance());
+    /// Looks at the finished game pairs again.
+    fn look(&mut self, pairs: &Pentanomial) {
+        self.llr = self.test.llr_pairs(pairs);
+        self.state = self.test.verdict(self.llr, pairs.has_variance());
     }
 }
 
@@ -165,7 +201,11 @@ impl MatchSummary {
             planned,
             pairs: pairs
                 .iter()
-                .map(|&(a, b)| (names[a].to_string(), names[b].to_string(), Wdl::default()))
+                .map(|&(a, b)| PairTally {
+                    first: names[a].to_string(),
+                    second: names[b].to_string(),
+                    ..PairTally::default()
+                })
                 .collect(),
             engines: names
                 .iter()
@@ -179,8 +219,33 @@ impl MatchSummary {
             rules: String::new(),
             variant: String::new(),
             limits: String::new(),
+            part: None,
             seconds: 0.0,
             interrupted: false,
+        }
+    }
+
+    /// The summary before any game of the match `config` describes, whose
+    /// pairs of engines and planned games are `pairs` and `planned`.
+    pub fn start(config: &MatchConfig, pairs: &[(usize, usize)], planned: usize) -> MatchSummary {
+        let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+        let rules = config.referee.rules;
+        let engines = &config.engines;
+        MatchSummary {
+            sprt: config.sprt.map(SprtRun::new),
+            rules: rules.to_string(),
+            variant: rules.preset_name().unwrap_or("custom").to_string(),
+            limits: if engines.windows(2).all(|w| w[0].limits == w[1].limits) {
+                engines[0].limits.to_string()
+            } else {
+                engines
+                    .iter()
+                    .map(|e| format!("{}: {}", e.name, e.limits))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            },
+            part: config.shard.map(|shard| format!("shard {shard}")),
+            ..MatchSummary::new(&names, pairs, planned)
         }
     }
 
@@ -228,28 +293,25 @@ impl MatchSummary {
             }
         }
         // The pair's results from its first engine's side.
-        let first_is_red = game.red == self.pairs[job.pair].0;
+        let first_is_red = game.red == self.pairs[job.pair].first;
         let first_side = if first_is_red { Side::Red } else { Side::Blue };
-        let wdl = &mut self.pairs[job.pair].2;
-        match winner {
-            Some(w) if w == first_side => wdl.wins += 1,
-            Some(_) => wdl.losses += 1,
-            None => wdl.draws += 1,
-        }
-        if let Some(run) = self.sprt.as_mut().filter(|_| job.pair == 0) {
-            let points = match winner {
-                Some(w) if w == first_side => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-            run.count(game.round, points);
+        let pair = &mut self.pairs[job.pair];
+        if pair.count(job.unit, winner.map(|w| w == first_side))
+            && let Some(run) = self.sprt.as_mut().filter(|_| job.pair == 0)
+        {
+            run.look(&pair.pentanomial);
         }
         self.games.push(game);
     }
 
     /// The progress line after a game: the game, then its pair's standing.
     pub fn progress_line(&self, record: &GameRecord, job: Job) -> String {
-        let (a, b, wdl) = &self.pairs[job.pair];
+        let PairTally {
+            first: a,
+            second: b,
+            wdl,
+            ..
+        } = &self.pairs[job.pair];
         let g = self.games.last().expect("a game was just added");
         let mut line = format!(
             "[{}/{}] game {}: {} - {} {} ({}, {}) | {a} vs {b}: +{} ={} -{}",
@@ -289,9 +351,13 @@ impl MatchSummary {
     /// engine its faults.
     pub fn table(&self) -> String {
         let mut s = String::new();
+        let part = self
+            .part
+            .as_ref()
+            .map_or(String::new(), |p| format!(" ({p})"));
         let _ = writeln!(
             s,
-            "{} of {} games played in {:.0} s; limits {}; rules {} ({})",
+            "{} of {} games played{part} in {:.0} s; limits {}; rules {} ({})",
             self.games.len(),
             self.planned,
             self.seconds,
@@ -304,8 +370,11 @@ impl MatchSummary {
             "\n{:<30} {:>6} {:>5} {:>5} {:>5} {:>7} {:>8} {:>7} {:>7}",
             "Pair", "Games", "W", "D", "L", "Score", "Elo", "±95%", "LOS"
         );
-        for (a, b, wdl) in &self.pairs {
-            let pair = format!("{a} vs {b}");
+        for PairTally {
+            first, second, wdl, ..
+        } in &self.pairs
+        {
+            let pair = format!("{first} vs {second}");
             let score = wdl
                 .score()
                 .map_or("-".into(), |x| format!("{:.1}%", 100.0 * x));
@@ -338,8 +407,8 @@ impl MatchSummary {
                 "\nSPRT ({}): LLR {:.2} [{lo:.2}, {hi:.2}] over {} game pairs {:?} (0 to 2 points): {}",
                 run.test,
                 run.llr,
-                run.pairs.pairs(),
-                run.pairs.counts,
+                self.pairs[0].pentanomial.pairs(),
+                self.pairs[0].pentanomial.counts,
                 run.state
             );
         }
@@ -391,7 +460,7 @@ mod tests {
 
     #[test]
     fn a_game_counts_the_same_from_its_summary_read_back() {
-        let (_, jobs) = schedule(2, 2, 1);
+        let (_, jobs) = schedule(2, 2, 1, None);
         let names = ["a", "b"];
         let record = GameRecord {
             round: 2,
@@ -414,12 +483,12 @@ mod tests {
         assert_eq!(summary.engines[1].crashes, 1);
         assert_eq!(summary.engines[1].wdl.losses, 1);
         assert_eq!(summary.engines[0].wdl.wins, 1);
-        assert_eq!(summary.pairs[0].2.wins, 1, "a, the pair's first, won");
+        assert_eq!(summary.pairs[0].wdl.wins, 1, "a, the pair's first, won");
     }
 
     /// A won game of the first engine (`a`), in the given round.
     fn game_won_by_a(round: usize, draw: bool) -> (GameSummary, Job) {
-        let (_, jobs) = schedule(2, 400, 1);
+        let (_, jobs) = schedule(2, 400, 1, None);
         let job = jobs[round - 1];
         let a_is_red = job.red == 0;
         let result = match (draw, a_is_red) {
@@ -452,23 +521,24 @@ mod tests {
         let sprt = Sprt::parse(&["elo0=0", "elo1=20"]).unwrap();
         let mut summary = MatchSummary::new(&["a", "b"], &[(0, 1)], 800);
         summary.sprt = Some(SprtRun::new(sprt));
-        let run = |s: &MatchSummary| s.sprt.clone().unwrap();
+        let run = |s: &MatchSummary| s.sprt.unwrap();
+        let pairs = |s: &MatchSummary| s.pairs[0].pentanomial;
         // 100 pairs won outright: strong evidence, but no variance yet.
         for round in 1..=200 {
             let (game, job) = game_won_by_a(round, false);
             summary.count(game, job);
         }
-        assert_eq!(run(&summary).pairs.counts, [0, 0, 0, 0, 100]);
+        assert_eq!(pairs(&summary).counts, [0, 0, 0, 0, 100]);
         assert!(run(&summary).llr > 2.95, "{}", run(&summary).llr);
         assert_eq!(run(&summary).state, SprtState::Continue);
         // One game of a pair changes nothing until its pair is over.
         let (game, job) = game_won_by_a(201, true);
         summary.count(game, job);
-        assert_eq!(run(&summary).pairs.pairs(), 100);
+        assert_eq!(pairs(&summary).pairs(), 100);
         assert_eq!(run(&summary).state, SprtState::Continue);
         let (game, job) = game_won_by_a(202, false);
         summary.count(game, job);
-        assert_eq!(run(&summary).pairs.counts, [0, 0, 0, 1, 100]);
+        assert_eq!(pairs(&summary).counts, [0, 0, 0, 1, 100]);
         assert_eq!(run(&summary).state, SprtState::H1);
         assert!(
             summary.table().contains("H1 accepted"),

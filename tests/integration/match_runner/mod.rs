@@ -5,12 +5,15 @@
 //!
 //! Here: whole matches and the SPRT; `forfeits`: engines that misbehave in a
 //! game; `refusals`: matches refused before any game; `resume`: matches
-//! interrupted and resumed.
+//! interrupted and resumed; `shards`: matches split into shards and merged;
+//! `ratings`: rating lists fitted to games.
 
 use crate::common;
 mod forfeits;
+mod ratings;
 mod refusals;
 mod resume;
+mod shards;
 
 use common::fake_engine;
 use doushou::rules::{Game, Rules, Side};
