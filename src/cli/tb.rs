@@ -9,7 +9,7 @@
 
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
-use crate::rules::{Game, Move, Position, Rules};
+use crate::rules::{FenError, Game, GameError, Move, Position, Rules};
 use crate::tb::{self, HistoryVerdict, Material, ProofMemory, TableSet};
 use clap::{Args, Subcommand};
 use std::io::BufRead;
@@ -261,6 +261,17 @@ impl InfoTotal {
     }
 }
 
+/// Why `tb probe` answers a line with an error.
+#[derive(Debug, thiserror::Error)]
+enum LineError {
+    /// The line is no position.
+    #[error(transparent)]
+    Position(#[from] FenError),
+    /// The position or a move of its game is refused.
+    #[error(transparent)]
+    Game(#[from] GameError),
+}
+
 /// Why `tb probe` stopped before its last position.
 #[derive(Debug, thiserror::Error)]
 enum ProbeError {
@@ -332,17 +343,17 @@ fn probe_line(
     text: &str,
     history: Option<u64>,
     memory: &mut ProofMemory,
-) -> Result<String, String> {
+) -> Result<String, LineError> {
     let text = text.trim();
     let Some(nodes) = history else {
-        let pos = text.parse::<Position>().map_err(|e| e.to_string())?;
+        let pos = text.parse::<Position>()?;
         return Ok(set
             .probe(&pos)
             .map_or("none".to_string(), |v| v.to_string()));
     };
     let (fen, moves) = text.split_once(" moves ").unwrap_or((text, ""));
     let moves: Vec<&str> = moves.split_whitespace().collect();
-    let game = Game::from_fen_and_moves(rules, fen, &moves).map_err(|e| e.to_string())?;
+    let game = Game::from_fen_and_moves(rules, fen, &moves)?;
     let Some(verdict) = set.probe(game.position()) else {
         return Ok("none".to_string());
     };

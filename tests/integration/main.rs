@@ -14,6 +14,7 @@ mod fuzz_parsers;
 mod fuzz_protocol;
 mod gui_api;
 mod gui_browser;
+mod house_rules;
 mod layout;
 mod match_runner;
 mod nnue;
