@@ -1,8 +1,8 @@
 //! The search's numeric parameters in one place, so that a tuner (or a person
-//! with a match) can reach them. Each says what it does and what set it. The
-//! `Search_*` options turn whole features on and off (their matches are in
-//! docs/search-features.md); the values below were set by hand when each
-//! feature was written unless a match is named.
+//! with a match) can reach them. Each says what it does; the matches that
+//! set them, and those of the `Search_*` switches that turn whole features
+//! on and off, are in docs/records/search-features.md and
+//! docs/records/strength.md.
 //!
 //! The tunable ones form a table, [`PARAMS`]: each is an integer option that
 //! `setoption` changes at run time (hidden: `uci` lists them only in a build
@@ -69,7 +69,7 @@ macro_rules! search_params {
             )*
         }
 
-        /// Every tunable parameter, in the order docs/strength.md lists them.
+        /// Every tunable parameter, in the order docs/development.md lists them.
         pub const PARAMS: &[Param] = &[$(
             Param {
                 name: $name,
@@ -87,8 +87,7 @@ macro_rules! search_params {
 search_params! {
     /// Late-move reductions: a quiet late move at depth `d`, move number `n`,
     /// is searched `LMR_BASE_X100 / 100 + ln(d) ln(n) / (LMR_DIVISOR_X100 /
-    /// 100)` plies shallower. Hundredths of a ply; hand-set (0.5, 2.2); the
-    /// feature measured +29.6 Elo (docs/search-features.md).
+    /// 100)` plies shallower. Hundredths of a ply.
     lmr_base_x100 = "LMR_BASE_X100": 50 in -200..=300 step 10;
     /// Divisor of the `ln(d) ln(n)` term, hundredths; see [`SearchParams::lmr_base_x100`].
     lmr_divisor_x100 = "LMR_DIVISOR_X100": 220 in 100..=600 step 15;
@@ -97,27 +96,24 @@ search_params! {
     /// The first moves in order (the best guesses) are never reduced.
     lmr_first_reduced_move = "LMR_FIRST_REDUCED_MOVE": 2 in 1..=16 step 1;
     /// History-aware LMR: the reduction shrinks by one ply per this much
-    /// history score. Commit c054848, with IIR: +34.9 ± 32.4 Elo over 300
-    /// games at 20000 nodes a move.
+    /// history score.
     lmr_history_divisor = "LMR_HISTORY_DIVISOR": 6000 in 500..=20000 step 500;
     /// Reverse futility pruning: a non-PV node at most this deep whose static
     /// evaluation beats beta by [`SearchParams::futility_margin`] per ply
-    /// returns it. Hand-set; futility with late-move pruning measured +22.6
-    /// Elo (docs/search-features.md).
+    /// returns it.
     futility_max_depth = "FUTILITY_MAX_DEPTH": 4 in 0..=12 step 1;
     /// Centipawns per ply of depth that the static evaluation must beat beta by.
     futility_margin = "FUTILITY_MARGIN": 110 in 10..=500 step 10;
     /// Late-move pruning: at most this deep, quiet moves after the first
-    /// `LMP_BASE + LMP_PER_DEPTH_SQUARED * depth²` quiet ones are skipped. Part
-    /// of the futility feature (Search_Futility).
+    /// `LMP_BASE + LMP_PER_DEPTH_SQUARED * depth²` quiet ones are skipped
+    /// (`Search_LateMovePruning`).
     lmp_max_depth = "LMP_MAX_DEPTH": 3 in 0..=10 step 1;
     /// Quiet moves always tried; see [`SearchParams::lmp_max_depth`].
     lmp_base = "LMP_BASE": 3 in 0..=32 step 1;
     /// More quiet moves tried per depth²; see [`SearchParams::lmp_max_depth`].
     lmp_per_depth_squared = "LMP_PER_DEPTH_SQUARED": 2 in 0..=16 step 1;
     /// Internal iterative reduction: a node at least this deep with no table
-    /// move searches a ply less. Commit c054848 (see
-    /// [`SearchParams::lmr_history_divisor`]).
+    /// move searches a ply less.
     iir_min_depth = "IIR_MIN_DEPTH": 5 in 2..=20 step 1;
     /// The history bonus of a refuting quiet move is depth², at most this.
     history_bonus_max = "HISTORY_BONUS_MAX": 400 in 16..=4000 step 40;
@@ -125,18 +121,15 @@ search_params! {
     /// ordering tier, [`ORDER_KILLER`]).
     history_limit = "HISTORY_LIMIT": 16384 in 1024..=262144 step 1024;
     /// Under `Repetition=draw`, the evaluation of a side with less material
-    /// keeps this percentage of an advantage (`eval::standoff_scaled`); 100:
-    /// whole, as under the other rules. 40 against 100 (net sp5-h128, 300
-    /// games at 20000 nodes, `Repetition=draw`): +25.5 ± 25.3 Elo; against
-    /// the start binary of issue 25 at 2+0.02, 9.2 % draws where 100 drew
-    /// 16.3 % (docs/strength.md). 25 drew more and gained less.
+    /// keeps this percentage of an advantage (`eval::standoff_scaled`): a
+    /// defender that can shuffle to a draw is worth more than its material
+    /// says. 100: whole, as under the other rules.
     standoff_percent = "STANDOFF_PERCENT": 40 in 0..=100 step 5;
     /// Under `Repetition=forbid`, what each drawing move a side lacks below
     /// [`SearchParams::drawing_room_enough`] costs it in a table draw,
     /// centipawns (`Worker::drawing_room`); 0 scores every table draw alike.
     /// Set on the positions of bench-positions/tb-draws-lost.txt
-    /// (docs/tablebases-forbid.md, "Drawing room"); 16 against 8, every 4-piece table,
-    /// endings45.txt at 1+0.01: 205 games -10.2 +- 46.6 Elo, SPRT(0, 10) H0.
+    /// (docs/records/tablebases-forbid.md).
     drawing_room_weight = "DRAWING_ROOM_WEIGHT": 8 in 0..=200 step 4;
     /// The number of drawing moves from which a side's room no longer counts.
     drawing_room_enough = "DRAWING_ROOM_ENOUGH": 4 in 1..=16 step 1;
@@ -145,12 +138,6 @@ search_params! {
     /// position), and under `Repetition=forbid` where it is a table draw
     /// (the history can squeeze a defender out of it 20 or more plies on,
     /// which only depth sees); table wins and losses cost no time at all.
-    /// Both with every 4-piece table, endings45.txt at 1+0.01: at
-    /// table-draw roots 300 against 100, 759 games +9.2 +- 23.8 Elo,
-    /// SPRT(0, 10) H1 (600 against 300: 208 games -5.0 +- 46.2, H0); then
-    /// also one capture from the tables, 209 games +21.6 +- 45.8, H1; the
-    /// same under `Repetition=draw`, 415 games +11.7 +- 29.9, H1
-    /// (docs/tablebases-forbid.md, "Draws lost from the start").
     table_draw_time_percent = "TABLE_DRAW_TIME_PERCENT": 300 in 50..=800 step 25;
     /// Under `Repetition=forbid`, the share of the move's planned time,
     /// percent, the proof with the history may take: where the search
