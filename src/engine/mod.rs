@@ -359,6 +359,23 @@ impl Engine {
         Ok(())
     }
 
+    /// Answers a `go` that has nothing to search (no position) when a
+    /// search under `limits` would answer: at once, or, under `infinite` and
+    /// `ponder`, on the search thread once `stop` (or `ponderhit`) lets it
+    /// out, so that the GUI gets its one answer when it waits for it and a
+    /// command sent meanwhile is one sent during a search.
+    pub fn answer_unsearched(&mut self, limits: &GoLimits, answer: impl FnOnce() + Send + 'static) {
+        if !limits.infinite && !limits.ponder {
+            answer();
+            return;
+        }
+        let infinite = limits.infinite;
+        self.run_in_background(limits.ponder, move |_, control| {
+            control.wait_for_release(infinite);
+            answer();
+        });
+    }
+
     /// Runs `task` on the search thread and returns at once; `stop` (and the
     /// commands that end a search) reach it through its [`SearchControl`]. A
     /// task still running is stopped and waited for first.

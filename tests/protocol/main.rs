@@ -21,6 +21,7 @@
 mod commands_for_people;
 #[path = "../common/mod.rs"]
 mod common;
+mod exact_answers;
 mod finished_games;
 mod go_limits;
 mod malformed_input;

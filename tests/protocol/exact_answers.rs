@@ -1,0 +1,82 @@
+//! Answers a GUI counts on, exact: a `go` with no position to search keeps
+//! its one `bestmove` for when `stop` or `ponderhit` lets it out.
+
+use super::*;
+
+/// The refused `position` of protocol.md's own example: no position after it.
+const NO_POSITION: &str = "position startpos moves a1b1 NaN";
+
+/// Sends `go` with no position held: its error must come at once and alone,
+/// its `bestmove` held for `end` (`stop` or `ponderhit`), which must let
+/// out that one `bestmove 0000` and nothing more.
+#[track_caller]
+fn held_until(e: &mut EngineProcess, go: &str, end: &str, meanwhile: &[&str]) {
+    e.send(go);
+    let said = e.sync();
+    if said != ["info string error: no valid position"] {
+        e.fail(&format!(
+            "{go} with no position: expected the error alone before {end}, got {said:?}"
+        ));
+    }
+    // A malformed `go` now is a command during a search: its error alone.
+    for line in meanwhile {
+        e.send(line);
+        let said = e.sync();
+        if said.len() != 1 || !said[0].starts_with("info string error: ") {
+            e.fail(&format!(
+                "{line} while {go} waits: expected its error alone, got {said:?}"
+            ));
+        }
+    }
+    e.send(end);
+    let said = e.read_until(|l| l.starts_with("bestmove"));
+    if said != ["bestmove 0000"] {
+        e.fail(&format!(
+            "{go}, {end}: expected bestmove 0000, got {said:?}"
+        ));
+    }
+    nothing_more(e);
+}
+
+#[test]
+fn go_infinite_with_no_position_answers_only_after_stop() {
+    let mut e = EngineProcess::start();
+    e.send(NO_POSITION);
+    e.sync();
+    held_until(
+        &mut e,
+        "go infinite",
+        "stop",
+        &["go depth x", "go sideways"],
+    );
+    // Every `go` had exactly one answer: a plain `go` still answers at once.
+    expect_no_position(&mut e);
+    e.finish();
+}
+
+#[test]
+fn go_ponder_with_no_position_answers_only_after_ponderhit_or_stop() {
+    let mut e = EngineProcess::start();
+    e.send(NO_POSITION);
+    e.sync();
+    // (A bare `go ponder` becomes a bare `go` at `ponderhit`, which waits
+    // for `stop`.)
+    for (go, end) in [
+        ("go ponder wtime 1000 btime 1000", "ponderhit"),
+        ("go ponder depth 3", "ponderhit"),
+        ("go ponder", "stop"),
+    ] {
+        held_until(&mut e, go, end, &["go depth x"]);
+    }
+    // A valid command that changes the state ends the wait as `stop` would.
+    e.send("go infinite");
+    e.sync();
+    e.send("position startpos");
+    let said = e.sync();
+    if said != ["bestmove 0000"] {
+        e.fail(&format!(
+            "position after a waiting go: expected its bestmove 0000, got {said:?}"
+        ));
+    }
+    e.finish();
+}
