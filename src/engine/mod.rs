@@ -228,9 +228,10 @@ impl Engine {
             return Ok(());
         };
         let name = option.name;
+        let kind = (option.kind)(&EngineOptions::default());
+        kind.check_button(name, value)?;
         let value = value.unwrap_or("");
         let mut o = self.searcher.options.clone();
-        let kind = (option.kind)(&EngineOptions::default());
         (option.apply)(&mut o, &kind, name, value)?;
         // The table's static evaluations belong to the evaluation that wrote them.
         let eval_changed = o.eval != self.searcher.options.eval

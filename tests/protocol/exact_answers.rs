@@ -1,5 +1,6 @@
 //! Answers a GUI counts on, exact: a `go` with no position to search keeps
-//! its one `bestmove` for when `stop` or `ponderhit` lets it out.
+//! its one `bestmove` for when `stop` or `ponderhit` lets it out; a button
+//! takes no value.
 
 use super::*;
 
@@ -77,6 +78,22 @@ fn go_ponder_with_no_position_answers_only_after_ponderhit_or_stop() {
         e.fail(&format!(
             "position after a waiting go: expected its bestmove 0000, got {said:?}"
         ));
+    }
+    e.finish();
+}
+
+#[test]
+fn a_button_given_a_value_is_refused() {
+    let mut e = EngineProcess::start();
+    e.quiet("setoption name Clear Hash");
+    for bad in [
+        "setoption name Clear Hash value 5",
+        "setoption name clear hash value true",
+    ] {
+        let error = expect_error(&mut e, bad);
+        if !error.contains("Clear Hash") || !error.contains("no value") {
+            e.fail(&format!("{bad}: the error does not say why: {error}"));
+        }
     }
     e.finish();
 }
