@@ -1,7 +1,8 @@
 //! Answers a GUI counts on, exact: a `go` with no position to search keeps
 //! its one `bestmove` for when `stop` or `ponderhit` lets it out; a button
-//! takes no value.
+//! takes no value; no search reports a depth past the documented 1 to 100.
 
+use super::common::two_piece_tables;
 use super::*;
 
 /// The refused `position` of protocol.md's own example: no position after it.
@@ -97,3 +98,39 @@ fn a_button_given_a_value_is_refused() {
     }
     e.finish();
 }
+
+/// Every depth the search output reports.
+fn depths(lines: &[String]) -> Vec<u32> {
+    search_infos(lines).iter().filter_map(|i| i.depth).collect()
+}
+
+#[test]
+fn no_search_reports_a_depth_past_100() {
+    let mut e = EngineProcess::start();
+    // Lost in 16 plies, no mate in 3 to find: the search runs to its last depth.
+    e.quiet("position fen 6r/7/7/7/7/7/7/7/L6 b 0 1");
+    let lines = e.go("go mate 3");
+    let seen = depths(&lines);
+    if seen.iter().max() != Some(&MAX_DEPTH) {
+        e.fail(&format!(
+            "go mate 3: expected depths up to {MAX_DEPTH}, got {seen:?}"
+        ));
+    }
+    // A table position under `go infinite`: every iteration is a few probes.
+    let dir = two_piece_tables().to_str().unwrap().to_string();
+    e.quiet(&format!("setoption name TablebasePath value {dir}"));
+    e.send("go infinite");
+    let mut lines = e.read_until(|l| parse_info(l).is_ok_and(|i| i.depth >= Some(MAX_DEPTH)));
+    e.send("stop");
+    lines.extend(e.read_until(|l| l.starts_with("bestmove")));
+    let seen = depths(&lines);
+    if seen.iter().any(|&d| d > MAX_DEPTH) {
+        e.fail(&format!(
+            "go infinite: a depth past {MAX_DEPTH} in {seen:?}"
+        ));
+    }
+    e.finish();
+}
+
+/// The deepest search protocol.md documents (`go depth`, 1 to 100).
+const MAX_DEPTH: u32 = 100;
