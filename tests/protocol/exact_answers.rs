@@ -1,6 +1,7 @@
 //! Answers a GUI counts on, exact: a `go` with no position to search keeps
 //! its one `bestmove` for when `stop` or `ponderhit` lets it out; a button
-//! takes no value; no search reports a depth past the documented 1 to 100.
+//! takes no value; a table draw is searched, scored as the draw; no search
+//! reports a depth past the documented 1 to 100.
 
 use super::common::two_piece_tables;
 use super::*;
@@ -97,6 +98,37 @@ fn a_button_given_a_value_is_refused() {
         }
     }
     e.finish();
+}
+
+/// Red's lion on a1 and Blue's rat on a3, Red to move: the tables draw it.
+const TABLE_DRAW: &str = "7/7/7/7/7/7/r6/7/L6 w 0 1";
+
+#[test]
+fn a_table_draw_is_searched_to_the_depth_asked_and_scored_cp_0() {
+    let mut e = EngineProcess::start();
+    let dir = two_piece_tables().to_str().unwrap().to_string();
+    e.quiet(&format!("setoption name TablebasePath value {dir}"));
+    e.quiet(&format!("position fen {TABLE_DRAW}"));
+    let lines = e.go("go depth 6");
+    let infos = search_infos(&lines);
+    let depths: Vec<u32> = infos.iter().filter_map(|i| i.depth).collect();
+    if depths.iter().max() != Some(&6) || depths.first() != Some(&1) {
+        e.fail(&format!(
+            "expected iterations from 1 up to 6, got {depths:?}"
+        ));
+    }
+    if !infos.iter().all(|i| i.score == Some(Score::Cp(0))) {
+        e.fail("a table draw's lines are not all cp 0");
+    }
+    check_search(&e, &lines, &game(TABLE_DRAW, &[]));
+    e.finish();
+    // protocol.md says so beside the tables' wins and losses.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md");
+    let doc = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+    assert!(
+        doc.contains("A position the tables draw is searched"),
+        "protocol.md does not say what a table draw does to go"
+    );
 }
 
 /// Every depth the search output reports.
