@@ -349,3 +349,94 @@ fn the_nets_rules_warning_is_one_short_line_said_once() {
         warnings[0].len()
     );
 }
+
+#[test]
+fn every_number_out_of_range_is_refused_with_its_range_in_words() {
+    let engines = ["match", "--engine", "cmd=a", "--engine", "cmd=b"];
+    let limited = |more: &[&'static str]| [&engines[..], &["--depth", "1"], more].concat();
+    let mut cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["selfplay", "--games", "0", "--out", "x"], "at least 1"),
+        (vec!["selfplay", "--nodes", "0", "--out", "x"], "at least 1"),
+        (
+            vec!["selfplay", "--max-plies", "0", "--out", "x"],
+            "at least 1",
+        ),
+        (vec!["analyse", "--nodes", "0"], "at least 1"),
+        (vec!["analyse", "--movetime", "0"], "at least 1"),
+        (vec!["analyse", "--multipv", "33"], "1 to 32"),
+        (vec!["perft", "1", "--threads", "0"], "1 to 256"),
+        (vec!["bench", "--depth", "101"], "1 to 100"),
+        (vec!["bench", "--hash", "0"], "1 to 65536"),
+        (vec!["tune", "--data", "x", "--epochs", "0"], "at least 1"),
+        (vec!["gui", "--port", "70000"], "0 to 65535"),
+        (
+            vec!["tb", "generate", "--max-pieces", "5", "--out", "x"],
+            "2 to 4",
+        ),
+        (
+            vec!["tb", "probe", "--path", "x", "--history", "0", "-"],
+            "at least 1",
+        ),
+        (
+            vec![
+                "tb",
+                "probe",
+                "--path",
+                "x",
+                "--history",
+                "9",
+                "--proof-memory",
+                "0",
+                "-",
+            ],
+            "1 to 16777216",
+        ),
+        (
+            vec!["races", "build", "x", "--out", "y", "--max-walk", "0"],
+            "at least 1",
+        ),
+        (
+            vec!["races", "build", "x", "--out", "y", "--won-cp", "0"],
+            "at least 1",
+        ),
+        (vec!["races", "score", "x", "--movetime", "0"], "at least 1"),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--batch", "0"],
+            "at least 1",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--hidden", "0"],
+            "1 to 1024",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--lambda", "2"],
+            "0 to 1",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--validation", "1"],
+            "below 1",
+        ),
+        (limited(&["--games", "0"]), "1 to 1000000"),
+        (limited(&["--max-plies", "0"]), "at least 1"),
+        (limited(&["--start-timeout", "0"]), "at least 1"),
+        (limited(&["--hang-timeout", "0"]), "at least 1"),
+    ];
+    cases.push(([&engines[..], &["--nodes", "0"]].concat(), "at least 1"));
+    cases.push(([&engines[..], &["--movetime", "0"]].concat(), "at least 1"));
+    cases.push(([&engines[..], &["nodes=0"]].concat(), "at least 1"));
+    for (args, words) in cases {
+        let o = run(&args, "");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(words),
+            "{args:?}: '{first}' does not say '{words}'"
+        );
+        assert!(
+            !first.contains("..") && !first.contains(&u64::MAX.to_string()),
+            "{args:?}: '{first}' says its range as code"
+        );
+    }
+}
+

@@ -73,12 +73,14 @@ pub struct MatchArgs {
     pub time_margin: u64,
     /// The longest wait for `uciok` after `uci`, ms. Every engine is started
     /// once before the first game: one that does not answer in time (or cannot
-    /// be started at all) stops the match with an error.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    /// be started at all) stops the match with an error. At least 1.
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = super::args::positive::<u64>())]
     pub start_timeout: u64,
     /// The longest wait for any other answer no clock bounds (isready, a move
-    /// under depth or node limits), ms; past it the engine loses.
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    /// under depth or node limits), ms; past it the engine loses. At least 1.
+    #[arg(long, value_name = "MS", default_value_t = 60_000,
+          value_parser = super::args::positive::<u64>())]
     pub hang_timeout: u64,
     /// Draw a game after this many plies (the opening's included), at least 1.
     #[arg(long, value_name = "N", value_parser = super::args::positive::<usize>())]

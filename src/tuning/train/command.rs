@@ -74,7 +74,7 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     if !(0.0..1.0).contains(&args.validation) {
         return Err(TrainError::Flag {
             flag: "validation",
-            must: "within 0..1",
+            must: "at least 0 and below 1",
         });
     }
     if let Some(h) = args.hidden
