@@ -5,6 +5,7 @@ use super::exit::{Failure, write_out};
 use crate::client::{self, EngineLimits, TimeControl};
 use crate::tools::matches::config::{MatchRequest, OpeningSource};
 use crate::tools::matches::{ConfigError, MatchConfig, MatchError, resume_match, run_match};
+use crate::util::fs::TextFileError;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
 
@@ -184,12 +185,20 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             resume_match(record)
         }
         None => {
-            let config = args.config().map_err(Failure::usage)?;
+            let config = args.config().map_err(|e| match e {
+                // What is wrong inside an openings file is bad input.
+                e @ (ConfigError::Openings { .. }
+                | ConfigError::OpeningsFile(TextFileError::NotText { .. })) => Failure::input(e),
+                e => Failure::usage(e),
+            })?;
             stop_on_interrupt();
             run_match(&config)
         }
     }
-    .map_err(Failure::input)?;
+    .map_err(|e| match e {
+        e @ MatchError::Unwritable { .. } => Failure::usage(e),
+        e => Failure::input(e),
+    })?;
     write_out(&summary.table())?;
     if summary.interrupted {
         return Err(Failure::input(MatchError::Interrupted {

@@ -33,8 +33,9 @@ stdin/stdout: type uci, help or quit (doushou --help lists the tools)";
     long_about = None,
     before_help = "With no tool, doushou speaks the engine protocol of protocol.md (UCI-style) \
 on stdin/stdout: type uci, help or quit.",
-    after_help = "Exit codes: 0 success; 1 bad input (a position, a file, an engine) or a \
-failed write; 2 a bad command line. A closed output pipe ends a tool quietly."
+    after_help = "Exit codes: 0 success; 1 bad input (a position, a file's contents, an engine), \
+a failed write or a match stopped by Ctrl-C; 2 a bad command line, a file it names that cannot \
+be opened or created included. A closed output pipe ends a tool quietly."
 )]
 pub struct Cli {
     /// The tool to run; none runs the protocol loop.
