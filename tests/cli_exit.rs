@@ -643,3 +643,53 @@ fn every_number_out_of_range_is_refused_with_its_range_in_words() {
     }
 }
 
+#[test]
+fn a_tools_warning_is_one_line_in_the_tools_own_words() {
+    let dir = std::env::temp_dir().join(format!("doushou-cli-warn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 ; 0.5 ; 0\n";
+    std::fs::write(&data, start.repeat(30)).unwrap();
+    let out = dir.join("w.rs");
+    let rule = ["--set", "RatWaterElephant=true"];
+    let sp = dir.join("sp.txt").to_string_lossy().into_owned();
+    for (args, input) in [
+        (
+            vec![
+                "tune",
+                "--data",
+                data.to_str().unwrap(),
+                "--epochs",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "",
+        ),
+        ([&["bench", "--depth", "1"][..], &rule].concat(), ""),
+        (
+            [&["analyse", "--depth", "1"][..], &rule].concat(),
+            "startpos\n",
+        ),
+        (
+            [
+                &["selfplay", "--games", "1", "--depth", "1", "--out", &sp][..],
+                &rule,
+            ]
+            .concat(),
+            "",
+        ),
+    ] {
+        let o = run(&args, input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+        let own = format!("{}: warning: ", args[0]);
+        assert!(
+            warnings.len() == 1 && warnings[0].starts_with(&own),
+            "{args:?}: expected one '{own}...' line, got {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -70,6 +70,31 @@ pub enum Tool {
     Races(races::RacesArgs),
 }
 
+/// Sends log records to stderr, at `warn` and above unless `RUST_LOG` says
+/// otherwise. Under a tool (`tool`, its name) a warning or an error reads as
+/// the tool's own line, `tune: warning: ...`, whichever module said it; finer
+/// records, and every record of the protocol loop, keep the log's form.
+pub fn init_logging(tool: Option<&str>) {
+    let mut builder =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    builder.target(env_logger::Target::Stderr);
+    if let Some(tool) = tool.map(str::to_string) {
+        builder.format(move |buf, record| {
+            use std::io::Write;
+            let args = record.args();
+            match record.level() {
+                log::Level::Warn => writeln!(buf, "{tool}: warning: {args}"),
+                log::Level::Error => writeln!(buf, "{tool}: error: {args}"),
+                level => {
+                    let (time, target) = (buf.timestamp(), record.target());
+                    writeln!(buf, "[{time} {level:<5} {target}] {args}")
+                }
+            }
+        });
+    }
+    builder.init();
+}
+
 /// Runs the subcommand; answers the process exit code.
 pub fn run(command: Tool) -> i32 {
     let result = match &command {

@@ -347,7 +347,7 @@ impl EngineThread {
             name: self.spec.name.clone(),
             error,
         };
-        log::warn!("gui: {failure}");
+        log::warn!("{failure}");
         (self.sink)(EngineEvent::Failed(failure));
     }
 }

@@ -212,7 +212,7 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
             Ok(socket) => socket,
             Err(e) => {
                 // Out of file descriptors, say: a moment for some to close.
-                log::warn!("gui: accepting a connection: {e}");
+                log::warn!("accepting a connection: {e}");
                 thread::sleep(Duration::from_millis(50));
                 continue;
             }
@@ -369,7 +369,7 @@ impl App {
             Answer::Events(session) => match self.streams.reserve() {
                 Ok(slot) => self.streams.open(socket, slot, &session),
                 Err(e) => {
-                    log::warn!("gui: {e}");
+                    log::warn!("{e}");
                     let _ = error_response(&e).write_to(&mut &socket);
                 }
             },

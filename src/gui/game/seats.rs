@@ -271,7 +271,7 @@ impl GuiGame {
             options.extend(rules.iter().cloned());
             match level_options(level, weakened) {
                 Ok(level_options) => options.extend(level_options),
-                Err(e) => log::warn!("gui: {e}"),
+                Err(e) => log::warn!("{e}"),
             }
             inner.weakened[index] = level != Level::default() || weakened;
             inner.thinking = Some(Thinking {
