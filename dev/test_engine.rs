@@ -13,6 +13,8 @@
 //!   slow MS   wait MS milliseconds before every move (N unused)
 //!   close     close its standard output, then go on reading (quit ends it)
 //!   flood     print info lines without end instead of a move
+//!   rated     never misbehave, and announce UCI_LimitStrength and a
+//!             UCI_Elo of 1000 to 2000 (no Skill Level)
 //! ```
 //!
 //! Words after N are ignored: tests add a marker to find leftover processes.
@@ -52,6 +54,16 @@ fn main() {
             Command::Uci => {
                 say(&mut out, &format!("id name fake-{mode}"));
                 say(&mut out, "id author the doushou tests");
+                if mode == "rated" {
+                    say(
+                        &mut out,
+                        "option name UCI_LimitStrength type check default false",
+                    );
+                    say(
+                        &mut out,
+                        "option name UCI_Elo type spin default 1500 min 1000 max 2000",
+                    );
+                }
                 say(&mut out, "uciok");
             }
             Command::IsReady => say(&mut out, "readyok"),

@@ -1,12 +1,11 @@
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use doushou::cli::{self, Cli};
 use std::io::IsTerminal;
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    let args = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let args = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    cli::init_logging(matches.subcommand_name());
     let code = match args.command {
         Some(command) => cli::run(command),
         None => {

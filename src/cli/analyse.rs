@@ -31,7 +31,7 @@ pub struct AnalyseArgs {
     /// Report the best K lines of each position (positions only; in JSON as a
     /// `multipv` array).
     #[arg(long, value_name = "K", default_value_t = 1, conflicts_with = "game",
-          value_parser = clap::value_parser!(u32).range(1..=32))]
+          value_parser = args::whole::<u32>(1, 32))]
     pub multipv: u32,
     /// One JSON object per line instead of text.
     #[arg(long)]

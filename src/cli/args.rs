@@ -9,30 +9,58 @@ use crate::engine::{Engine, option};
 use crate::rules::{Rules, switch};
 use crate::util::options::OptionError;
 use clap::Args;
-use clap::builder::RangedU64ValueParser;
 use std::path::PathBuf;
 
 /// Threads, or searches or games at once: 1 to 256, the `Threads` option's range.
-pub fn threads() -> RangedU64ValueParser<usize> {
-    RangedU64ValueParser::new().range(1..=256)
+pub fn threads() -> impl WholeParser<usize> {
+    whole(1, 256)
 }
 
 /// A search depth in plies: 1 to [`crate::engine::MAX_DEPTH`].
-pub fn depth() -> RangedU64ValueParser<u32> {
-    RangedU64ValueParser::new().range(1..=u64::from(crate::engine::MAX_DEPTH))
+pub fn depth() -> impl WholeParser<u32> {
+    whole(1, u64::from(crate::engine::MAX_DEPTH))
 }
 
 /// A transposition table in MB: 1 to 65536, the `Hash` option's range.
-pub fn hash_mb() -> RangedU64ValueParser<usize> {
-    RangedU64ValueParser::new().range(1..=65536)
+pub fn hash_mb() -> impl WholeParser<usize> {
+    whole(1, 65536)
 }
 
 /// A count that must be positive: nodes, milliseconds, games, plies, epochs.
-pub fn positive<T>() -> RangedU64ValueParser<T>
-where
-    T: TryFrom<u64> + Clone + Send + Sync + 'static,
+pub fn positive<T: TryFrom<u64>>() -> impl WholeParser<T> {
+    whole(1, u64::MAX)
+}
+
+/// A value parser of a whole number, as clap takes one.
+pub trait WholeParser<T>:
+    Fn(&str) -> Result<T, OutOfRange> + Clone + Send + Sync + 'static
 {
-    RangedU64ValueParser::new().range(1..)
+}
+
+impl<T, F> WholeParser<T> for F where
+    F: Fn(&str) -> Result<T, OutOfRange> + Clone + Send + Sync + 'static
+{
+}
+
+/// A whole number from `least` to `most` (`u64::MAX`: no most), refused
+/// with its range in words, as every tool says it.
+pub fn whole<T: TryFrom<u64>>(least: u64, most: u64) -> impl WholeParser<T> {
+    move |text: &str| {
+        let refused = OutOfRange { least, most };
+        let n: u64 = text.trim().parse().map_err(|_| refused)?;
+        if !(least..=most).contains(&n) {
+            return Err(refused);
+        }
+        T::try_from(n).map_err(|_| refused)
+    }
+}
+
+/// A whole number [`whole`] refused: its range, said in words.
+#[derive(Clone, Copy, Debug, thiserror::Error)]
+#[error("expected a whole number, {}", crate::util::words::range(*.least, *.most))]
+pub struct OutOfRange {
+    least: u64,
+    most: u64,
 }
 
 /// A real number that is finite: a rate, a weight.

@@ -10,11 +10,12 @@ use std::io::{ErrorKind, Write};
 #[derive(Debug)]
 pub enum Failure {
     /// The command line asks for something impossible (an unknown rule, a
-    /// value out of range, a net file that cannot be used): exit code 2, as
-    /// clap's own usage errors.
+    /// value out of range, a file it names that cannot be opened or
+    /// created): exit code 2, as clap's own usage errors.
     Usage(Cause),
     /// What the tool was given or met while it ran was wrong (a position, a
-    /// file, an engine): exit code 1.
+    /// file's contents, an engine), or it was stopped before its end (a
+    /// match by Ctrl-C): exit code 1.
     Input(Cause),
     /// Writing the tool's output failed: exit code 1, or quietly when the
     /// reader closed the pipe.
@@ -59,9 +60,19 @@ impl From<crate::util::options::OptionError> for Failure {
 }
 
 impl From<crate::cli::args::EvalArgsError> for Failure {
-    /// `--eval`/`--eval-file` named an evaluation that cannot be used.
+    /// `--eval`/`--eval-file` named an evaluation that cannot be used: a
+    /// usage error (2), but for a net file that opened and is not a valid
+    /// net, which is bad input (1).
     fn from(e: crate::cli::args::EvalArgsError) -> Failure {
-        Failure::usage(e)
+        use crate::cli::args::EvalArgsError;
+        use crate::engine::nnue::LoadError;
+        match e {
+            EvalArgsError::NetFile {
+                error: LoadError::Format(_),
+                ..
+            } => Failure::input(e),
+            e => Failure::usage(e),
+        }
     }
 }
 
@@ -75,12 +86,17 @@ impl From<crate::cli::args::ShardError> for Failure {
 impl From<crate::tuning::data::TuneError> for Failure {
     /// A file the command line names that cannot be opened or created is a
     /// usage error (2), as `train` has it; what is wrong inside a file that
-    /// opened is an input error (1).
+    /// opened, or a write that failed, is an input error (1).
     fn from(e: crate::tuning::data::TuneError) -> Failure {
         use crate::tuning::data::TuneError;
+        use crate::util::fs::TextFileError;
         match e {
-            TuneError::Io { .. } | TuneError::Output { .. } => Failure::usage(e),
-            TuneError::Parse { .. }
+            TuneError::File(TextFileError::Open { .. }) | TuneError::Output { .. } => {
+                Failure::usage(e)
+            }
+            TuneError::File(TextFileError::NotText { .. })
+            | TuneError::Io { .. }
+            | TuneError::Parse { .. }
             | TuneError::BadWeights { .. }
             | TuneError::NotEnoughData(_) => Failure::input(e),
         }

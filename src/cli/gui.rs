@@ -12,7 +12,7 @@ use std::path::PathBuf;
 #[derive(Args, Debug)]
 pub struct GuiArgs {
     /// The port to listen on; 0 picks a free one.
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, value_parser = super::args::whole::<u16>(0, 65535))]
     pub port: u16,
     /// The address to listen on. The default takes requests from this machine
     /// only; 0.0.0.0 takes them from anywhere (anyone who can reach it can

@@ -9,6 +9,7 @@ use crate::tools::matches::{
     ConfigError, MatchConfig, MatchError, MergeError, MergeOutput, merge_records, resume_match,
     run_match,
 };
+use crate::util::fs::TextFileError;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use std::path::PathBuf;
 
@@ -101,12 +102,14 @@ pub struct MatchArgs {
     pub time_margin: u64,
     /// The longest wait for `uciok` after `uci`, ms. Every engine is started
     /// once before the first game: one that does not answer in time (or cannot
-    /// be started at all) stops the match with an error.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    /// be started at all) stops the match with an error. At least 1.
+    #[arg(long, value_name = "MS", default_value_t = 10_000,
+          value_parser = super::args::positive::<u64>())]
     pub start_timeout: u64,
     /// The longest wait for any other answer no clock bounds (isready, a move
-    /// under depth or node limits), ms; past it the engine loses.
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    /// under depth or node limits), ms; past it the engine loses. At least 1.
+    #[arg(long, value_name = "MS", default_value_t = 60_000,
+          value_parser = super::args::positive::<u64>())]
     pub hang_timeout: u64,
     /// Draw a game after this many plies (the opening's included), at least 1.
     #[arg(long, value_name = "N", value_parser = super::args::positive::<usize>())]
@@ -222,12 +225,20 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
                 }
                 None => None,
             };
-            let config = args.config(shard).map_err(Failure::usage)?;
+            let config = args.config(shard).map_err(|e| match e {
+                // What is wrong inside an openings file is bad input.
+                e @ (ConfigError::Openings { .. }
+                | ConfigError::OpeningsFile(TextFileError::NotText { .. })) => Failure::input(e),
+                e => Failure::usage(e),
+            })?;
             stop_on_interrupt();
             run_match(&config)
         }
     }
-    .map_err(Failure::input)?;
+    .map_err(|e| match e {
+        e @ MatchError::Unwritable { .. } => Failure::usage(e),
+        e => Failure::input(e),
+    })?;
     write_out(&summary.table())?;
     if summary.interrupted {
         return Err(Failure::input(MatchError::Interrupted {

@@ -34,8 +34,9 @@ stdin/stdout: type uci, help or quit (doushou --help lists the tools)";
     long_about = None,
     before_help = "With no tool, doushou speaks the engine protocol of protocol.md (UCI-style) \
 on stdin/stdout: type uci, help or quit.",
-    after_help = "Exit codes: 0 success; 1 bad input (a position, a file, an engine) or a \
-failed write; 2 a bad command line. A closed output pipe ends a tool quietly."
+    after_help = "Exit codes: 0 success; 1 bad input (a position, a file's contents, an engine), \
+a failed write or a match stopped by Ctrl-C; 2 a bad command line, a file it names that cannot \
+be opened or created included. A closed output pipe ends a tool quietly."
 )]
 pub struct Cli {
     /// The tool to run; none runs the protocol loop.
@@ -70,6 +71,31 @@ pub enum Tool {
     Races(races::RacesArgs),
     /// A rating list (maximum likelihood, with error bars) fitted to games: PGN or match records.
     Ratings(ratings::RatingsArgs),
+}
+
+/// Sends log records to stderr, at `warn` and above unless `RUST_LOG` says
+/// otherwise. Under a tool (`tool`, its name) a warning or an error reads as
+/// the tool's own line, `tune: warning: ...`, whichever module said it; finer
+/// records, and every record of the protocol loop, keep the log's form.
+pub fn init_logging(tool: Option<&str>) {
+    let mut builder =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    builder.target(env_logger::Target::Stderr);
+    if let Some(tool) = tool.map(str::to_string) {
+        builder.format(move |buf, record| {
+            use std::io::Write;
+            let args = record.args();
+            match record.level() {
+                log::Level::Warn => writeln!(buf, "{tool}: warning: {args}"),
+                log::Level::Error => writeln!(buf, "{tool}: error: {args}"),
+                level => {
+                    let (time, target) = (buf.timestamp(), record.target());
+                    writeln!(buf, "[{time} {level:<5} {target}] {args}")
+                }
+            }
+        });
+    }
+    builder.init();
 }
 
 /// Runs the subcommand; answers the process exit code.

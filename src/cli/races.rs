@@ -3,8 +3,8 @@
 //! [`crate::tools::races`]).
 //!
 //! Exit code: 0 when done, 1 for a bad input file, a failed write or an engine
-//! program (`score --program`) that fails, 2 for a
-//! bad command line or an option the engine refuses.
+//! program (`score --program`) that fails, 2 for a bad command line, a file
+//! it names that cannot be opened or created, or an option the engine refuses.
 
 use crate::cli::args::parse_shard;
 use crate::cli::args::{self, EvalArgs, RulesArgs};
@@ -15,7 +15,8 @@ use crate::engine::time::TimeLimits;
 use crate::tools::analyse::pool::{Setup, TaskError};
 use crate::tools::races::build::{self, BuildConfig, BuildError, BuildRun};
 use crate::tools::races::score::{Answer, score_suite, score_suite_with_program};
-use crate::tools::races::{Judge, read_suite_file};
+use crate::tools::races::{Judge, SuiteFileError, read_suite_file};
+use crate::util::fs::TextFileError;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
@@ -218,6 +219,9 @@ fn run_build(args: &BuildArgs) -> Result<(), Failure> {
     };
     let summary = build::build(&run).map_err(|e| match e {
         BuildError::Search(e) => engine_failure(e),
+        e @ (BuildError::File(TextFileError::Open { .. }) | BuildError::Create { .. }) => {
+            Failure::usage(e)
+        }
         e => Failure::input(e),
     })?;
     write_out(&format!(
@@ -234,7 +238,10 @@ fn run_score(args: &ScoreArgs) -> Result<(), Failure> {
         .limits
         .limits()
         .ok_or_else(|| Failure::usage(RacesArgError::NoLimit))?;
-    let entries = read_suite_file(&args.suite).map_err(Failure::input)?;
+    let entries = read_suite_file(&args.suite).map_err(|e| match e {
+        e @ SuiteFileError::File(TextFileError::Open { .. }) => Failure::usage(e),
+        e => Failure::input(e),
+    })?;
     let mut written = Ok(());
     let on_answer = |i: usize, answer: Answer| {
         if args.verbose && written.is_ok() {

@@ -2,7 +2,8 @@
 //! (in colour when it is one) or as an SVG picture with an optional arrow.
 //!
 //! Exit code: 0 when the position was drawn, 1 when it is invalid or cannot
-//! be written, 2 for a usage error (bad arrow, unknown rules).
+//! be written, 2 for a usage error (bad arrow, unknown rules, an `--svg` file
+//! that cannot be created).
 
 use crate::cli::args::RulesArgs;
 use crate::cli::exit::Failure;

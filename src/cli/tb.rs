@@ -60,7 +60,7 @@ pub struct ConvertArgs {
 #[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["max_pieces", "material"])))]
 pub struct GenerateArgs {
     /// Every material with this many pieces or fewer, each side having one.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=4))]
+    #[arg(long, value_parser = super::args::whole::<u32>(2, 4))]
     pub max_pieces: Option<u32>,
     /// A material to solve (with what it needs): Red's animals, v, Blue's,
     /// e.g. `ELvr`. May be repeated, or a comma-separated list (as a
@@ -101,14 +101,14 @@ pub struct ProbeArgs {
     /// `unknown ...; losing: MOVES`. A position may then be followed by `moves ...`,
     /// the game that led to it (its history). What one line's proof
     /// settled serves the next, as far as `--proof-memory` keeps it.
-    #[arg(long, value_name = "NODES", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "NODES", value_parser = super::args::positive::<u64>())]
     pub history: Option<u64>,
     /// The memory of the `--history` proof, in MiB, at most (17 bytes a
     /// position, a power of two of them): by default room for twice NODES
     /// positions, at most 4096 MiB. The proof takes it as it grows, and
     /// goes on past what it holds, searching again what it gave up.
     #[arg(long, value_name = "MIB", requires = "history",
-          value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+          value_parser = super::args::whole::<u64>(1, 1 << 24))]
     pub proof_memory: Option<u64>,
     /// The rules in force (`--variant`, `--set`).
     #[command(flatten)]

@@ -10,6 +10,7 @@ use crate::cli::exit::Failure;
 use crate::tuning::data::TuneError;
 use crate::tuning::train::command::{self, TrainOptions};
 use crate::tuning::train::error::TrainError;
+use crate::util::fs::TextFileError;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -81,7 +82,7 @@ impl From<TrainError> for Failure {
             | TrainError::Hidden(_)
             | TrainError::CheckpointDiffers { .. }
             | TrainError::Unusable { .. }
-            | TrainError::Data(TuneError::Io { .. }) => Failure::usage(e),
+            | TrainError::Data(TuneError::File(TextFileError::Open { .. })) => Failure::usage(e),
             _ => Failure::input(e),
         }
     }

@@ -52,7 +52,7 @@ pub enum SpecError {
         value: String,
     },
     /// A limit outside what the command line's own flag takes.
-    #[error("--engine: {key}: '{value}' is out of range ({least} to {most})")]
+    #[error("--engine: {key}: '{value}' is out of range ({})", crate::util::words::range(*.least, *.most))]
     CountOutOfRange {
         /// The limit's key.
         key: &'static str,

@@ -6,8 +6,9 @@ use crate::rules::Move;
 use std::fmt;
 
 /// The deepest search a command may ask for, in plies (`go depth`, `bench`,
-/// every tool's `--depth`): deeper than any search ends in a lifetime, and
-/// below the search's stack of [`super::search::MAX_PLY`].
+/// every tool's `--depth`), and the deepest iteration any search runs (one
+/// with no depth limit stops thinking there): deeper than any search ends
+/// in a lifetime, and below the search's stack of [`super::search::MAX_PLY`].
 pub const MAX_DEPTH: u32 = 100;
 
 /// Everything `go` can ask for.

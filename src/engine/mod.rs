@@ -232,9 +232,10 @@ impl Engine {
             return Ok(());
         };
         let name = option.name;
+        let kind = (option.kind)(&EngineOptions::default());
+        kind.check_button(name, value)?;
         let value = value.unwrap_or("");
         let mut o = self.searcher.options.clone();
-        let kind = (option.kind)(&EngineOptions::default());
         (option.apply)(&mut o, &kind, name, value)?;
         // The table's static evaluations belong to the evaluation that wrote them.
         let eval_changed = o.eval != self.searcher.options.eval
@@ -361,6 +362,23 @@ impl Engine {
             on_done(result);
         });
         Ok(())
+    }
+
+    /// Answers a `go` that has nothing to search (no position) when a
+    /// search under `limits` would answer: at once, or, under `infinite` and
+    /// `ponder`, on the search thread once `stop` (or `ponderhit`) lets it
+    /// out, so that the GUI gets its one answer when it waits for it and a
+    /// command sent meanwhile is one sent during a search.
+    pub fn answer_unsearched(&mut self, limits: &GoLimits, answer: impl FnOnce() + Send + 'static) {
+        if !limits.infinite && !limits.ponder {
+            answer();
+            return;
+        }
+        let infinite = limits.infinite;
+        self.run_in_background(limits.ponder, move |_, control| {
+            control.wait_for_release(infinite);
+            answer();
+        });
     }
 
     /// Runs `task` on the search thread and returns at once; `stop` (and the

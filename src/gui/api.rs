@@ -2,6 +2,7 @@
 //! of a game looks like.
 
 use crate::client::TimeControl;
+use crate::rules::Side;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -152,6 +153,16 @@ pub struct BySide<T> {
     /// Blue's (the side that moves second).
     #[serde(default)]
     pub blue: T,
+}
+
+impl<T> BySide<T> {
+    /// The side's.
+    pub fn of(&self, side: Side) -> &T {
+        match side {
+            Side::Red => &self.red,
+            Side::Blue => &self.blue,
+        }
+    }
 }
 
 /// The levels asked for, by side; a missing side is left as it is.

@@ -7,10 +7,11 @@ use super::limits::{Slot, Slots};
 use crate::client::EngineSpec;
 use crate::client::{ClientError, EngineProcess};
 use crate::protocol::ParseError;
-use crate::protocol::reply::{InfoLine, Reply};
+use crate::protocol::reply::{InfoLine, OptionLine, Reply};
 use crate::rules::Move;
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -94,6 +95,60 @@ pub enum SeatError {
     TooMany(usize),
 }
 
+/// The options each engine announces in its answer to `uci`, by engine
+/// name, learnt once for every game: from the first of its processes that
+/// starts, or by a start of its own when a level must be checked before.
+#[derive(Clone, Debug, Default)]
+pub struct Announced(Arc<Mutex<HashMap<String, Learnt>>>);
+
+/// What was learnt of one engine's options: `None` when it would not start.
+type Learnt = Option<Arc<Vec<OptionLine>>>;
+
+impl Announced {
+    /// What the engine `name` announced; `None` until it is learnt, or
+    /// when it could not be.
+    pub fn of(&self, name: &str) -> Option<Arc<Vec<OptionLine>>> {
+        self.lock().get(name).cloned().flatten()
+    }
+
+    /// Starts the engine of `spec`, if one of `slots` is free, to learn its
+    /// options, unless they were learnt (or could not be) before. An engine
+    /// that does not start leaves them unknown: it says why when it is to
+    /// move.
+    pub fn learn(&self, spec: &EngineSpec, slots: &Slots) {
+        if self.lock().contains_key(&spec.name) {
+            return;
+        }
+        let Some(_slot) = slots.take() else {
+            return;
+        };
+        let started = EngineProcess::spawn(spec).and_then(|mut process| {
+            process.handshake(ANSWER_TIMEOUT)?;
+            Ok(process)
+        });
+        match started {
+            Ok(mut process) => {
+                self.record(&spec.name, &process.options);
+                process.shutdown();
+            }
+            Err(e) => {
+                log::warn!("engine {}: {e}; its levels are not checked", spec.name);
+                self.lock().insert(spec.name.clone(), None);
+            }
+        }
+    }
+
+    /// Keeps what the engine `name` announced.
+    fn record(&self, name: &str, options: &[OptionLine]) {
+        let options = Some(Arc::new(options.to_vec()));
+        self.lock().insert(name.to_string(), options);
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, Learnt>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// The game's end of one engine thread. Dropping it ends the thread and
 /// the process.
 pub struct EngineHandle {
@@ -102,11 +157,12 @@ pub struct EngineHandle {
 
 impl EngineHandle {
     /// Starts the thread of the engine `spec`; the process itself starts with
-    /// the first request, if one of `slots` is free. Every answer goes to
-    /// `sink`.
+    /// the first request, if one of `slots` is free, and its options go to
+    /// `announced`. Every answer goes to `sink`.
     pub fn start(
         spec: EngineSpec,
         slots: Slots,
+        announced: Announced,
         sink: impl Fn(EngineEvent) + Send + 'static,
     ) -> EngineHandle {
         let (requests, inbox) = channel();
@@ -116,6 +172,7 @@ impl EngineHandle {
             process: None,
             slots,
             slot: None,
+            announced,
             sent: HashMap::new(),
             searching: None,
             sink: Box::new(sink),
@@ -150,6 +207,8 @@ struct EngineThread {
     slots: Slots,
     /// The slot of `process`, held while it runs.
     slot: Option<Slot>,
+    /// Where the options it announces go.
+    announced: Announced,
     /// Options sent to the running process, by lowercase name.
     sent: HashMap<String, (String, String)>,
     searching: Option<Searching>,
@@ -211,6 +270,7 @@ impl EngineThread {
                 .ok_or(SeatError::TooMany(self.slots.max()))?;
             let mut process = EngineProcess::spawn(&self.spec)?;
             process.handshake(ANSWER_TIMEOUT)?;
+            self.announced.record(&self.spec.name, &process.options);
             log::info!(
                 "gui: engine {} started ({})",
                 self.spec.name,
@@ -347,7 +407,7 @@ impl EngineThread {
             name: self.spec.name.clone(),
             error,
         };
-        log::warn!("gui: {failure}");
+        log::warn!("{failure}");
         (self.sink)(EngineEvent::Failed(failure));
     }
 }

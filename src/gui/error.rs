@@ -4,7 +4,6 @@
 use super::clock::ClockError;
 use super::game::review_job::MAX_DEPTH as MAX_REVIEW_DEPTH;
 use super::http::ReadError;
-use crate::engine::{option, skill};
 use crate::rules::{FenError, GameError, MoveError, Side};
 use crate::tools::pgn::read::InputError;
 use crate::util::options::OptionError;
@@ -58,12 +57,28 @@ pub enum ApiError {
     /// A level given both ways.
     #[error("a level is a skill or an Elo, not both")]
     SkillAndElo,
-    /// A skill level out of range.
-    #[error("{name} {0}: expected 0 to {max}", name = option::SKILL_LEVEL, max = skill::FULL_STRENGTH)]
-    Skill(u32),
-    /// An Elo out of range.
-    #[error("{name} {0}: expected {min} to {max}", name = option::ELO, min = skill::ELO_MIN, max = skill::ELO_MAX)]
-    Elo(u32),
+    /// A level out of the range the seat's engine announces for its option.
+    #[error("{option} {value}: expected {min} to {max}, the range engine {engine} announces")]
+    Level {
+        /// `Skill Level` or `UCI_Elo`.
+        option: &'static str,
+        /// The level asked for.
+        value: u32,
+        /// The engine of the seat.
+        engine: String,
+        /// The least value its option line gives.
+        min: i64,
+        /// The most.
+        max: i64,
+    },
+    /// A level by an option the seat's engine does not announce.
+    #[error("engine {engine} announces no {option} option: no such level for it")]
+    NoLevelOption {
+        /// `Skill Level` or `UCI_Elo`.
+        option: &'static str,
+        /// The engine of the seat.
+        engine: String,
+    },
     /// Analysis asked of a person.
     #[error("a person cannot analyse here")]
     HumanAnalyst,
@@ -196,8 +211,8 @@ impl ApiError {
             | NotLegalUnder(_) | NothingToReview => 409,
             NotJson => 415,
             SkillAndElo
-            | Skill(_)
-            | Elo(_)
+            | Level { .. }
+            | NoLevelOption { .. }
             | HumanAnalyst
             | MultiPv(_)
             | NoEngine { .. }

@@ -34,6 +34,7 @@ use api::{
     AnalysisRequest, DrawRequest, LineRequest, MoveRequest, NavigateRequest, OptionsRequest,
     PgnRequest, PositionRequest, ResignRequest, ReviewRequest, State,
 };
+use engine::Announced;
 use error::ApiError;
 use game::GuiGame;
 use http::{HttpRequest, HttpResponse};
@@ -113,6 +114,8 @@ struct App {
     ids: Mutex<SplitMix64>,
     /// The engine processes and reviews every game shares.
     shared: SharedSlots,
+    /// The options the engines announce, learnt once for every game.
+    announced: Announced,
     streams: Streams,
 }
 
@@ -196,6 +199,7 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
         sessions: Mutex::new(HashMap::new()),
         ids: Mutex::new(SplitMix64::new(seed)),
         shared: SharedSlots::default(),
+        announced: Announced::default(),
         streams: Streams::start().map_err(GuiError::Threads)?,
     });
     let queue = start_threads(&app).map_err(GuiError::Threads)?;
@@ -212,7 +216,7 @@ pub fn serve(config: GuiConfig) -> Result<(), GuiError> {
             Ok(socket) => socket,
             Err(e) => {
                 // Out of file descriptors, say: a moment for some to close.
-                log::warn!("gui: accepting a connection: {e}");
+                log::warn!("accepting a connection: {e}");
                 thread::sleep(Duration::from_millis(50));
                 continue;
             }
@@ -369,7 +373,7 @@ impl App {
             Answer::Events(session) => match self.streams.reserve() {
                 Ok(slot) => self.streams.open(socket, slot, &session),
                 Err(e) => {
-                    log::warn!("gui: {e}");
+                    log::warn!("{e}");
                     let _ = error_response(&e).write_to(&mut &socket);
                 }
             },
@@ -491,6 +495,7 @@ impl App {
             self.tables.clone(),
             self.rules,
             self.shared.clone(),
+            self.announced.clone(),
         );
         let state = session.set_options(options)?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
@@ -588,6 +593,7 @@ mod tests {
             sessions: Mutex::new(HashMap::new()),
             ids: Mutex::new(SplitMix64::new(1)),
             shared: SharedSlots::default(),
+            announced: Announced::default(),
             streams: Streams::start().unwrap(),
         }
     }

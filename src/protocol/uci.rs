@@ -355,9 +355,14 @@ impl Session {
         });
         let out = Arc::clone(&self.out);
         let on_done = Box::new(move |result: SearchResult| report_result(&out, &result, show_wdl));
+        let held = limits.clone();
         if let Err(GoError::NoPosition) = self.engine.go(limits, listener, on_done) {
+            // Said at once; the `bestmove` when the GUI expects it, as a
+            // finished game's.
             self.out.error("no valid position");
-            self.out.line("bestmove 0000");
+            let out = Arc::clone(&self.out);
+            self.engine
+                .answer_unsearched(&held, move || out.line("bestmove 0000"));
         }
     }
 

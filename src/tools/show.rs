@@ -378,6 +378,16 @@ pub enum ShowError {
     SvgFile {
         /// The file `--svg` named.
         path: String,
+        /// Why it could not be created.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The picture's file was created but writing it failed (a full disk):
+    /// exit code 1, as any output that could not be written.
+    #[error("writing {path}: {source}")]
+    SvgWrite {
+        /// The file `--svg` named.
+        path: String,
         /// Why it could not be written.
         #[source]
         source: std::io::Error,
@@ -434,10 +444,17 @@ pub fn show(request: &ShowRequest) -> Result<(), ShowError> {
                     .and_then(|()| out.flush())
                     .map_err(ShowError::Output)
             } else {
-                std::fs::write(path, svg).map_err(|source| ShowError::SvgFile {
-                    path: path.display().to_string(),
-                    source,
-                })
+                let named = || path.display().to_string();
+                let mut file =
+                    std::fs::File::create(path).map_err(|source| ShowError::SvgFile {
+                        path: named(),
+                        source,
+                    })?;
+                file.write_all(svg.as_bytes())
+                    .map_err(|source| ShowError::SvgWrite {
+                        path: named(),
+                        source,
+                    })
             }
         }
         None => {

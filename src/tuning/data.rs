@@ -4,6 +4,7 @@
 //! positions are held out for validation.
 
 use crate::rules::{FenError, Position, Rules};
+use crate::util::fs::{TextFileError, read_text};
 use crate::util::options::OptionError;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -11,7 +12,10 @@ use std::path::PathBuf;
 /// Why data could not be read or tuned.
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {
-    /// A file could not be read or written.
+    /// A data or weight file could not be read.
+    #[error(transparent)]
+    File(#[from] TextFileError),
+    /// A file could not be written.
     #[error("{}: {error}", .path.display())]
     Io {
         /// The file, as named on the command line.
@@ -182,10 +186,7 @@ pub fn read_files<C: Default + Send>(
 ) -> Result<RunSummary, TuneError> {
     let mut summary = RunSummary::default();
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
-            path: path.clone(),
-            error,
-        })?;
+        let text = read_text(path)?;
         let parse_error = |line: usize, error: DataLineError| TuneError::Parse {
             path: path.clone(),
             line,
@@ -275,10 +276,7 @@ pub fn split_for(positions: usize) -> Split {
 fn count_positions(paths: &[PathBuf]) -> Result<usize, TuneError> {
     let mut count = 0;
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
-            path: path.clone(),
-            error,
-        })?;
+        let text = read_text(path)?;
         count += text
             .lines()
             .map(str::trim)

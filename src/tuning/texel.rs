@@ -493,10 +493,7 @@ pub fn render_weights(weights: &Weights, header: &[String]) -> String {
 /// `[a, b, ...]` list of integers after comments are dropped), so that a fit can
 /// start from a table other than the one built in.
 pub fn parse_weights(path: &Path) -> Result<Weights, TuneError> {
-    let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let text = crate::util::fs::read_text(path)?;
     let error = |fault: WeightsFault| TuneError::BadWeights {
         path: path.to_path_buf(),
         fault,

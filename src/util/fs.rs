@@ -1,5 +1,6 @@
 //! Writing a file so that a reader, or a crash, sees either the old file or
-//! the new one whole: the match records, the trainer's nets and checkpoints.
+//! the new one whole: the match records, the trainer's nets and checkpoints;
+//! and telling a file that cannot be opened from one that holds no text.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -51,6 +52,42 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
     let temporary = temporary_path(path);
     std::fs::write(&temporary, b"")?;
     std::fs::remove_file(&temporary)
+}
+
+/// Why [`read_text`] could not read a file: the tools tell the two apart.
+#[derive(Debug, thiserror::Error)]
+pub enum TextFileError {
+    /// It cannot be opened (missing, a folder, not allowed): a command line
+    /// that names it is wrong.
+    #[error("cannot open {}: {source}", .path.display())]
+    Open {
+        /// The file as named.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+    /// What it holds is not text (UTF-8): bad input.
+    #[error("cannot read {}: {source}", .path.display())]
+    NotText {
+        /// The file as named.
+        path: PathBuf,
+        /// The reader's reason.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The whole text of the file at `path`.
+pub fn read_text(path: &Path) -> Result<String, TextFileError> {
+    std::fs::read_to_string(path).map_err(|source| {
+        let path = path.to_path_buf();
+        if source.kind() == std::io::ErrorKind::InvalidData {
+            TextFileError::NotText { path, source }
+        } else {
+            TextFileError::Open { path, source }
+        }
+    })
 }
 
 #[cfg(test)]

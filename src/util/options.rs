@@ -110,6 +110,15 @@ impl OptionKind {
         }
     }
 
+    /// Checks that a button is given no value (`setoption name Clear Hash`,
+    /// without `value`); any other kind passes.
+    pub fn check_button(&self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
+        match value {
+            Some(value) if *self == OptionKind::Button => Err(self.bad(name, value)),
+            _ => Ok(()),
+        }
+    }
+
     /// Checks a check option's value.
     pub fn parse_bool(&self, name: &str, value: &str) -> Result<bool, OptionError> {
         match value.to_ascii_lowercase().as_str() {

@@ -359,3 +359,347 @@ fn the_nets_rules_warning_is_one_short_line_said_once() {
         warnings[0].len()
     );
 }
+
+/// Every subcommand `doushou --help` lists, with those of the tools that
+/// have their own (`tb generate`, `races build`, ...), `help` aside.
+fn subcommands(prefix: &[&str]) -> Vec<Vec<String>> {
+    let help = run(&[prefix, &["--help"]].concat(), "");
+    let text = String::from_utf8_lossy(&help.stdout).into_owned();
+    let Some((_, listed)) = text.split_once("Commands:\n") else {
+        return vec![prefix.iter().map(|w| w.to_string()).collect()];
+    };
+    let names: Vec<&str> = listed
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .collect();
+    assert!(!names.is_empty(), "no commands in {text}");
+    names
+        .into_iter()
+        .flat_map(|name| subcommands(&[prefix, &[name]].concat()))
+        .collect()
+}
+
+/// A command line walked for its faults: the words, and what must end it.
+struct Fault {
+    args: Vec<String>,
+    /// Standard input.
+    input: &'static str,
+    /// Whether standard output is a full disk (`/dev/full`).
+    full_output: bool,
+    /// The exit code README's paragraph gives this fault.
+    code: i32,
+    /// What the one line on stderr must name.
+    names: String,
+}
+
+#[test]
+fn every_tool_ends_a_missing_file_a_bad_one_or_an_unwritable_output_as_readme_says() {
+    let dir = std::env::temp_dir().join(format!("doushou-cli-faults-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    // Positions `tune` and `train` read (these never get that far).
+    let data = at("data.txt");
+    let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 ; 0.5 ; 0\n";
+    std::fs::write(&data, start.repeat(30)).unwrap();
+    let games = at("games.txt");
+    std::fs::write(&games, "startpos moves g3g4 a7a6\n").unwrap();
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/bench-positions/den-races.txt");
+    let tables = at("tables");
+    let made = run(
+        &["tb", "generate", "--max-pieces", "2", "--out", &tables],
+        "",
+    );
+    assert!(made.status.success(), "{}", stderr(&made));
+    // A path under a file can be neither read nor created, even by root.
+    let missing = format!("{data}/x");
+    let folder = dir.to_string_lossy().into_owned();
+    let engine = format!("cmd={BIN}");
+    let engines = [
+        "match", "--engine", "name=a", &engine, "--engine", "name=b", &engine,
+    ];
+    let mut faults = Vec::new();
+    let mut named = |code: i32, args: &[&str], names: &str| {
+        faults.push(Fault {
+            args: args.iter().map(|w| w.to_string()).collect(),
+            input: "",
+            full_output: false,
+            code,
+            names: names.to_string(),
+        })
+    };
+    let binary = at("binary.dat");
+    std::fs::write(&binary, b"\xff\xfe\x00 not text\n").unwrap();
+    let (weights, net, suite_out) = (at("w.rs"), at("n.nnue"), at("suite.txt"));
+    // A file named that cannot be opened: exit 2; one that opens but holds
+    // what the tool cannot use: bad input, exit 1.
+    for (code, f) in [(2, missing.as_str()), (1, binary.as_str())] {
+        named(code, &["bench", "--depth", "1", "--eval-file", f], f);
+        named(code, &["tune", "--data", f, "--out", &weights], f);
+        let start = ["tune", "--data", &data, "--start", f, "--out", &weights];
+        named(code, &start, f);
+        named(code, &["train", "--data", f, "--out", &net], f);
+        named(
+            code,
+            &["train", "--data", &data, "--out", &net, "--resume", f],
+            f,
+        );
+        named(
+            code,
+            &[&engines[..], &["--depth", "1", "--openings", f]].concat(),
+            f,
+        );
+        named(code, &["match", "--resume", f], f);
+        named(code, &["races", "build", f, "--out", &suite_out], f);
+        named(code, &["races", "score", f, "--depth", "1"], f);
+    }
+    let m = missing.as_str();
+    named(2, &["analyse", "--depth", "1", m], m);
+    named(2, &["analyse", "--depth", "1", "--tablebases", m], m);
+    let sp = at("sp.txt");
+    named(
+        2,
+        &["selfplay", "--games", "1", "--out", &sp, "--eval-file", m],
+        m,
+    );
+    named(2, &["gui", "--port", "0", "--tablebases", m], m);
+    named(
+        2,
+        &["tb", "probe", "--path", m, "7/7/7/7/7/7/7/7/L5r w 0 1"],
+        m,
+    );
+    named(2, &["tb", "convert", m], m);
+    let openings = at("openings.txt");
+    std::fs::write(&openings, "startpos moves g3g4 g4g9\n").unwrap();
+    let bad_line = [&engines[..], &["--depth", "1", "--openings", &openings]].concat();
+    named(1, &bad_line, &openings);
+    // An output that cannot be created: under a file, or a folder: exit 2.
+    for out in [missing.as_str(), folder.as_str()] {
+        named(2, &["show", "--svg", out], out);
+        named(2, &["selfplay", "--games", "1", "--out", out], out);
+        named(2, &["tune", "--data", &data, "--out", out], out);
+        named(2, &["train", "--data", &data, "--out", out], out);
+        named(
+            2,
+            &["train", "--data", &data, "--out", &net, "--checkpoint", out],
+            out,
+        );
+        named(
+            2,
+            &[&engines[..], &["--depth", "1", "--pgn", out]].concat(),
+            out,
+        );
+        named(
+            2,
+            &[&engines[..], &["--depth", "1", "--json", out]].concat(),
+            out,
+        );
+        named(2, &["races", "build", &games, "--out", out], out);
+    }
+    named(2, &["tb", "generate", "--max-pieces", "2", "--out", m], m);
+    named(
+        2,
+        &["tb", "generate", "--max-pieces", "2", "--out", &data],
+        &data,
+    );
+    // A file named that opens but cannot be written: exit 1, as for stdout.
+    if std::path::Path::new("/dev/full").exists() {
+        named(1, &["show", "--svg", "/dev/full"], "/dev/full");
+    }
+    // A standard output that cannot be written: exit 1.
+    let mut full = |args: &[&str], input: &'static str| {
+        faults.push(Fault {
+            args: args.iter().map(|w| w.to_string()).collect(),
+            input,
+            full_output: true,
+            code: 1,
+            names: "No space left".to_string(),
+        })
+    };
+    full(&["perft", "2"], "");
+    full(&["bench", "--depth", "1"], "");
+    full(&["analyse", "--depth", "1"], "startpos\n");
+    full(
+        &[
+            "tb",
+            "probe",
+            "--path",
+            &tables,
+            "7/7/7/7/7/7/7/7/L5r w 0 1",
+        ],
+        "",
+    );
+    full(
+        &["races", "score", suite, "--nodes", "1", "--jobs", "1"],
+        "",
+    );
+    full(&["gui", "--port", "0"], "");
+
+    for fault in &faults {
+        let args: Vec<&str> = fault.args.iter().map(String::as_str).collect();
+        let o = if fault.full_output {
+            let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+            run_into(&args, fault.input, Stdio::from(full.unwrap()))
+        } else {
+            run(&args, fault.input)
+        };
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(fault.code), "{args:?}: {err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(
+            lines.len() == 1 && lines[0].starts_with("error: ") && lines[0].contains(&fault.names),
+            "{args:?}: expected one error line naming {}, got {err}",
+            fault.names
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    // No tool left out: each subcommand has a fault of its own above.
+    for command in subcommands(&[]) {
+        let walked = faults.iter().any(|f| f.args.starts_with(&command));
+        assert!(walked, "doushou {} is not walked", command.join(" "));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_number_out_of_range_is_refused_with_its_range_in_words() {
+    let engines = ["match", "--engine", "cmd=a", "--engine", "cmd=b"];
+    let limited = |more: &[&'static str]| [&engines[..], &["--depth", "1"], more].concat();
+    let mut cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["selfplay", "--games", "0", "--out", "x"], "at least 1"),
+        (vec!["selfplay", "--nodes", "0", "--out", "x"], "at least 1"),
+        (
+            vec!["selfplay", "--max-plies", "0", "--out", "x"],
+            "at least 1",
+        ),
+        (vec!["analyse", "--nodes", "0"], "at least 1"),
+        (vec!["analyse", "--movetime", "0"], "at least 1"),
+        (vec!["analyse", "--multipv", "33"], "1 to 32"),
+        (vec!["perft", "1", "--threads", "0"], "1 to 256"),
+        (vec!["bench", "--depth", "101"], "1 to 100"),
+        (vec!["bench", "--hash", "0"], "1 to 65536"),
+        (vec!["tune", "--data", "x", "--epochs", "0"], "at least 1"),
+        (vec!["gui", "--port", "70000"], "0 to 65535"),
+        (
+            vec!["tb", "generate", "--max-pieces", "5", "--out", "x"],
+            "2 to 4",
+        ),
+        (
+            vec!["tb", "probe", "--path", "x", "--history", "0", "-"],
+            "at least 1",
+        ),
+        (
+            vec![
+                "tb",
+                "probe",
+                "--path",
+                "x",
+                "--history",
+                "9",
+                "--proof-memory",
+                "0",
+                "-",
+            ],
+            "1 to 16777216",
+        ),
+        (
+            vec!["races", "build", "x", "--out", "y", "--max-walk", "0"],
+            "at least 1",
+        ),
+        (
+            vec!["races", "build", "x", "--out", "y", "--won-cp", "0"],
+            "at least 1",
+        ),
+        (vec!["races", "score", "x", "--movetime", "0"], "at least 1"),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--batch", "0"],
+            "at least 1",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--hidden", "0"],
+            "1 to 1024",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--lambda", "2"],
+            "0 to 1",
+        ),
+        (
+            vec!["train", "--data", "x", "--out", "y", "--validation", "1"],
+            "below 1",
+        ),
+        (limited(&["--games", "0"]), "1 to 1000000"),
+        (limited(&["--max-plies", "0"]), "at least 1"),
+        (limited(&["--start-timeout", "0"]), "at least 1"),
+        (limited(&["--hang-timeout", "0"]), "at least 1"),
+    ];
+    cases.push(([&engines[..], &["--nodes", "0"]].concat(), "at least 1"));
+    cases.push(([&engines[..], &["--movetime", "0"]].concat(), "at least 1"));
+    cases.push(([&engines[..], &["nodes=0"]].concat(), "at least 1"));
+    for (args, words) in cases {
+        let o = run(&args, "");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.contains(words),
+            "{args:?}: '{first}' does not say '{words}'"
+        );
+        assert!(
+            !first.contains("..") && !first.contains(&u64::MAX.to_string()),
+            "{args:?}: '{first}' says its range as code"
+        );
+    }
+}
+
+#[test]
+fn a_tools_warning_is_one_line_in_the_tools_own_words() {
+    let dir = std::env::temp_dir().join(format!("doushou-cli-warn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("data.txt");
+    let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 ; 0.5 ; 0\n";
+    std::fs::write(&data, start.repeat(30)).unwrap();
+    let out = dir.join("w.rs");
+    let rule = ["--set", "RatWaterElephant=true"];
+    let sp = dir.join("sp.txt").to_string_lossy().into_owned();
+    for (args, input) in [
+        (
+            vec![
+                "tune",
+                "--data",
+                data.to_str().unwrap(),
+                "--epochs",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "",
+        ),
+        ([&["bench", "--depth", "1"][..], &rule].concat(), ""),
+        (
+            [&["analyse", "--depth", "1"][..], &rule].concat(),
+            "startpos\n",
+        ),
+        (
+            [
+                &["selfplay", "--games", "1", "--depth", "1", "--out", &sp][..],
+                &rule,
+            ]
+            .concat(),
+            "",
+        ),
+    ] {
+        let o = run(&args, input);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning")).collect();
+        let own = format!("{}: warning: ", args[0]);
+        assert!(
+            warnings.len() == 1 && warnings[0].starts_with(&own),
+            "{args:?}: expected one '{own}...' line, got {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,7 +22,7 @@
 //!
 //! `cargo test --test fuzz_protocol` sends about 10^4 lines; the long run,
 //! `DOUSHOU_FUZZ_LINES=1000000 cargo test --release --test fuzz_protocol --
-//! --ignored --nocapture`, as many as asked (docs/reliability.md).
+//! --ignored --nocapture`, as many as asked (docs/development.md).
 
 use crate::common;
 
@@ -553,7 +553,7 @@ proptest! {
 /// The long run: `DOUSHOU_FUZZ_LINES` lines (default 10^6), sessions of the
 /// same kind one after another; prints what it sent and how long it took.
 #[test]
-#[ignore = "long: run by hand, see docs/reliability.md"]
+#[ignore = "long: run by hand, see docs/development.md"]
 fn long_fuzz_run() {
     let target: u64 = std::env::var("DOUSHOU_FUZZ_LINES")
         .ok()

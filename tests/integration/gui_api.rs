@@ -239,6 +239,65 @@ fn an_engine_that_crashes_is_reported_and_the_server_goes_on() {
     assert_eq!(state["error"], Value::Null);
 }
 
+/// A level is checked against the range the seat's own engine announces in
+/// its `option` lines, not against doushou's: the fake engine in `rated`
+/// mode takes `UCI_Elo` 1000 to 2000 and has no `Skill Level`.
+#[test]
+fn a_level_is_checked_against_the_range_its_seats_engine_announces() {
+    let rated = format!("rated={} rated", fake_engine());
+    let own = format!("doushou={}", common::BIN);
+    let server = GuiServer::start(&["--engine", &rated, "--engine", &own]);
+    let id = server.new_game();
+    let options = format!("/api/game/{id}/options");
+    // Blue is the first engine's: the fake's range, under doushou's.
+    let (status, state) = server.post(&options, &json!({"levels": {"blue": {"elo": 1200}}}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["levels"]["blue"]["elo"], 1200, "{state}");
+    let (elo_min, elo_max) = (
+        doushou::engine::skill::ELO_MIN,
+        doushou::engine::skill::ELO_MAX,
+    );
+    refuses(
+        &server,
+        &id,
+        &[
+            (
+                "options",
+                json!({"levels": {"blue": {"elo": elo_max}}}),
+                422,
+                "expected 1000 to 2000",
+            ),
+            (
+                "options",
+                json!({"levels": {"blue": {"skill": 5}}}),
+                422,
+                "Skill Level",
+            ),
+            // doushou's seat, doushou's range; a seat's level goes with it
+            // to the engine that takes the seat.
+            (
+                "options",
+                json!({"players": {"red": "doushou"}, "levels": {"red": {"elo": 1200}}}),
+                422,
+                &format!("expected {elo_min} to {elo_max}"),
+            ),
+            (
+                "options",
+                json!({"players": {"blue": "doushou"}}),
+                422,
+                "UCI_Elo 1200",
+            ),
+        ],
+    );
+    // The level taken reaches the fake when it plays.
+    let (status, state) = server.post(&format!("/api/game/{id}/move"), &json!({"move": "g3g4"}));
+    assert_eq!(status, 200, "{state}");
+    wait_for("the fake's UCI_Elo on the state", ENGINE_WAIT, || {
+        let state = server.get(&format!("/api/game/{id}"));
+        (state["engine_options"]["rated"]["UCI_Elo"] == "1200").then_some(())
+    });
+}
+
 #[test]
 fn two_engines_play_each_other_and_records_load() {
     let me = common::BIN;

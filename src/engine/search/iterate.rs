@@ -2,7 +2,8 @@
 //! the main thread reports.
 
 use super::shared::{HISTORY_LOSS_CAP, LONG_LOSS_CAP};
-use super::{Listener, MAX_PLY, SearchInfo, SearchResult, Worker};
+use super::{Listener, SearchInfo, SearchResult, Worker};
+use crate::engine::MAX_DEPTH;
 use crate::engine::score::{INFINITY, MATE, MATE_BOUND};
 use crate::rules::Move;
 use std::sync::atomic::Ordering;
@@ -21,8 +22,8 @@ impl Worker<'_> {
         let max_depth = self
             .limits
             .depth
-            .unwrap_or(MAX_PLY as i32 - 8)
-            .min(MAX_PLY as i32 - 8);
+            .unwrap_or(MAX_DEPTH as i32)
+            .min(MAX_DEPTH as i32);
         let multipv = self.limits.multipv.clamp(1, self.root_moves.len());
         // With one line, the threads pool their iterations: the search answers
         // with the deepest any thread completed.

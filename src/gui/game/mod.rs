@@ -21,7 +21,7 @@ mod state;
 
 use super::api::{AnalysisLine, Level, MoveLimits, ScoreView, State, Thinking};
 use super::clock::Clocks;
-use super::engine::EngineHandle;
+use super::engine::{Announced, EngineHandle};
 use super::error::ApiError;
 use super::limits::SharedSlots;
 use crate::client::EngineSpec;
@@ -208,6 +208,8 @@ pub struct GuiGame {
     tables: Option<Arc<TableSet>>,
     /// The engine processes and reviews every game shares.
     shared: SharedSlots,
+    /// The options the engines announce, learnt for every game.
+    announced: Announced,
     me: Weak<GuiGame>,
     inner: Mutex<Inner>,
     subscribers: Mutex<Vec<Sink>>,
@@ -247,10 +249,12 @@ impl GuiGame {
         tables: Option<Arc<TableSet>>,
         rules: Rules,
         shared: SharedSlots,
+        announced: Announced,
     ) -> Arc<GuiGame> {
         Arc::new_cyclic(|me| GuiGame {
             id,
             shared,
+            announced,
             me: me.clone(),
             inner: Mutex::new(Inner {
                 rules,

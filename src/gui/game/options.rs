@@ -1,8 +1,8 @@
 //! A game's settings changed at once: rules (checked whole, the game kept
 //! legal), players, limits per move, levels and clocks.
-use super::GuiGame;
-use super::seats::{level_options, rule_settings};
-use crate::gui::api::{MoveLimits, OptionsRequest, State};
+use super::seats::{check_level, level_options, rule_settings};
+use super::{GuiGame, Player, lock};
+use crate::gui::api::{Level, MoveLimits, OptionsRequest, State};
 use crate::gui::engine::Request;
 use crate::gui::error::ApiError;
 use crate::rules::{Game, Side, switch};
@@ -22,8 +22,24 @@ pub(super) fn option_text(value: &serde_json::Value) -> String {
 
 impl GuiGame {
     /// Changes rules, players and limits; rules are checked whole first, and
-    /// the game must stay legal under them.
+    /// the game must stay legal under them. A seat whose player or level
+    /// changes has its level checked against the engine that plays it.
     pub fn set_options(&self, request: &OptionsRequest) -> Result<State, ApiError> {
+        // An engine's first start, to learn its options, takes a moment:
+        // before the game is locked.
+        let (players, levels) = {
+            let inner = lock(&self.inner);
+            (inner.players, inner.levels)
+        };
+        if let Ok((players, levels)) = self.seats_after(request, players, levels) {
+            for side in changed_seats(request) {
+                if let Player::Engine(i) = players[side.index()]
+                    && levels[side.index()] != Level::default()
+                {
+                    self.announced.learn(&self.engines[i], &self.shared.engines);
+                }
+            }
+        }
         self.change(|inner| {
             let mut rules = inner.rules;
             let mut settings: Vec<(&String, &serde_json::Value)> = request.rules.iter().collect();
@@ -39,25 +55,12 @@ impl GuiGame {
                 }
                 rules.set(name, &value).map_err(ApiError::Rules)?;
             }
-            let mut players = inner.players;
-            if let Some(p) = &request.players {
-                for (side, name) in [(Side::Red, &p.red), (Side::Blue, &p.blue)] {
-                    if let Some(name) = name {
-                        players[side.index()] = self.player_named(name)?;
-                    }
-                }
-            }
+            let (players, levels) = self.seats_after(request, inner.players, inner.levels)?;
             if let Some(limits) = &request.limits {
                 check_limits(limits)?;
             }
-            let mut levels = inner.levels;
-            if let Some(l) = &request.levels {
-                for (side, level) in [(Side::Red, l.red), (Side::Blue, l.blue)] {
-                    if let Some(level) = level {
-                        level_options(level, false)?;
-                        levels[side.index()] = level;
-                    }
-                }
+            for side in changed_seats(request) {
+                self.check_seat(players[side.index()], levels[side.index()])?;
             }
             let mut clocks = inner.clocks.clone();
             if let Some(c) = &request.clocks {
@@ -86,6 +89,57 @@ impl GuiGame {
             Ok(())
         })
     }
+}
+
+impl GuiGame {
+    /// The players and levels `request` leaves, from `players` and `levels`.
+    fn seats_after(
+        &self,
+        request: &OptionsRequest,
+        mut players: [Player; 2],
+        mut levels: [Level; 2],
+    ) -> Result<([Player; 2], [Level; 2]), ApiError> {
+        for side in [Side::Red, Side::Blue] {
+            let i = side.index();
+            if let Some(name) = request.players.as_ref().and_then(|p| p.of(side).as_ref()) {
+                players[i] = self.player_named(name)?;
+            }
+            if let Some(level) = request.levels.as_ref().and_then(|l| *l.of(side)) {
+                levels[i] = level;
+            }
+        }
+        Ok((players, levels))
+    }
+
+    /// Checks the level of a seat against the engine that plays it; a
+    /// person's seat keeps its level for an engine that may take it later.
+    fn check_seat(&self, player: Player, level: Level) -> Result<(), ApiError> {
+        match player {
+            Player::Human => level_options(level, false).map(drop),
+            Player::Engine(i) => {
+                let name = &self.engines[i].name;
+                let announced = self.announced.of(name);
+                check_level(level, name, announced.as_deref().map(Vec::as_slice))
+            }
+        }
+    }
+}
+
+/// The sides whose player or level `request` sets.
+fn changed_seats(request: &OptionsRequest) -> Vec<Side> {
+    [Side::Red, Side::Blue]
+        .into_iter()
+        .filter(|&side| {
+            request
+                .players
+                .as_ref()
+                .is_some_and(|p| p.of(side).is_some())
+                || request
+                    .levels
+                    .as_ref()
+                    .is_some_and(|l| l.of(side).is_some())
+        })
+        .collect()
 }
 
 /// Each limit in its range: a depth of 1000 would never end.

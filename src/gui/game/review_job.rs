@@ -106,7 +106,7 @@ impl ReviewJob {
                 }
             });
         if let Err(e) = spawned {
-            log::error!("gui: cannot start the review: {e}");
+            log::error!("cannot start the review: {e}");
         }
         ReviewJob { cancelled }
     }

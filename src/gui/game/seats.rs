@@ -8,7 +8,7 @@ use crate::engine::{option, skill};
 use crate::gui::api::{AnalysisLine, AnalysisView, Level, ScoreView, State, Thinking};
 use crate::gui::engine::{EngineEvent, EngineHandle, Request};
 use crate::gui::error::ApiError;
-use crate::protocol::reply::InfoLine;
+use crate::protocol::reply::{InfoLine, OptionLine};
 use crate::rules::{Game, Outcome, Rules, Side};
 use std::time::Duration;
 
@@ -16,13 +16,6 @@ use std::time::Duration;
 /// counts as hung; searches to a depth or node count get [`HANG_UNTIMED`].
 pub(super) const HANG_GRACE: Duration = Duration::from_secs(10);
 pub(super) const HANG_UNTIMED: Duration = Duration::from_secs(120);
-
-/// The levels accepted: `Skill Level` and `UCI_Elo`, as the engine takes
-/// them (an Elo outside its table would be refused, and the engine would
-/// play at full strength).
-pub(super) const SKILL_RANGE: std::ops::RangeInclusive<u32> = 0..=skill::FULL_STRENGTH as u32;
-pub(super) const ELO_RANGE: std::ops::RangeInclusive<u32> =
-    skill::ELO_MIN as u32..=skill::ELO_MAX as u32;
 
 /// The protocol's `Name=Value` settings of every rule switch (the preset is
 /// implied by the switches, so it is not sent).
@@ -76,7 +69,49 @@ pub(super) fn line_of(info: &InfoLine, side_to_move: Side) -> Option<AnalysisLin
     })
 }
 
-/// Checks a level and answers the options that set it on an engine.
+/// Checks a level against the range the engine `engine` playing it
+/// announces for its option (`Skill Level` or `UCI_Elo`, from its `option`
+/// line: an engine refuses a value out of it and plays at full strength).
+/// With its options `announced` not known (the engine would not start) the
+/// level is not checked: the engine says why when it is to move.
+pub(super) fn check_level(
+    level: Level,
+    engine: &str,
+    announced: Option<&[OptionLine]>,
+) -> Result<(), ApiError> {
+    let (option, value) = match (level.skill, level.elo) {
+        (Some(_), Some(_)) => return Err(ApiError::SkillAndElo),
+        (Some(s), None) => (option::SKILL_LEVEL, s),
+        (None, Some(e)) => (option::ELO, e),
+        (None, None) => return Ok(()),
+    };
+    let Some(announced) = announced else {
+        return Ok(());
+    };
+    let Some(line) = announced
+        .iter()
+        .find(|o| o.name.eq_ignore_ascii_case(option))
+    else {
+        return Err(ApiError::NoLevelOption {
+            option,
+            engine: engine.to_string(),
+        });
+    };
+    let (min, max) = (line.min.unwrap_or(i64::MIN), line.max.unwrap_or(i64::MAX));
+    if !(min..=max).contains(&i64::from(value)) {
+        return Err(ApiError::Level {
+            option,
+            value,
+            engine: engine.to_string(),
+            min,
+            max,
+        });
+    }
+    Ok(())
+}
+
+/// The options that set a level on an engine (a level given both ways is
+/// refused; its range is [`check_level`]'s).
 pub(super) fn level_options(
     level: Level,
     weakened: bool,
@@ -84,8 +119,6 @@ pub(super) fn level_options(
     let pair = |n: &str, v: String| (n.to_string(), v);
     match (level.skill, level.elo) {
         (Some(_), Some(_)) => Err(ApiError::SkillAndElo),
-        (Some(s), None) if !SKILL_RANGE.contains(&s) => Err(ApiError::Skill(s)),
-        (None, Some(e)) if !ELO_RANGE.contains(&e) => Err(ApiError::Elo(e)),
         (Some(s), None) => Ok(vec![
             pair(option::LIMIT_STRENGTH, "false".into()),
             pair(option::SKILL_LEVEL, s.to_string()),
@@ -98,7 +131,7 @@ pub(super) fn level_options(
         // so that engines without these options are never sent them.
         (None, None) if weakened => Ok(vec![
             pair(option::LIMIT_STRENGTH, "false".into()),
-            pair(option::SKILL_LEVEL, "20".into()),
+            pair(option::SKILL_LEVEL, skill::FULL_STRENGTH.to_string()),
         ]),
         (None, None) => Ok(Vec::new()),
     }
@@ -201,11 +234,17 @@ impl GuiGame {
         let start = |index: usize| {
             let me = self.me.clone();
             let slots = self.shared.engines.clone();
-            EngineHandle::start(self.engines[index].clone(), slots, move |event| {
-                if let Some(game) = me.upgrade() {
-                    game.on_engine_event(role, event);
-                }
-            })
+            let announced = self.announced.clone();
+            EngineHandle::start(
+                self.engines[index].clone(),
+                slots,
+                announced,
+                move |event| {
+                    if let Some(game) = me.upgrade() {
+                        game.on_engine_event(role, event);
+                    }
+                },
+            )
         };
         match role {
             Role::Player(i) => inner.actors.entry(i).or_insert_with(|| start(i)),
@@ -271,7 +310,7 @@ impl GuiGame {
             options.extend(rules.iter().cloned());
             match level_options(level, weakened) {
                 Ok(level_options) => options.extend(level_options),
-                Err(e) => log::warn!("gui: {e}"),
+                Err(e) => log::warn!("{e}"),
             }
             inner.weakened[index] = level != Level::default() || weakened;
             inner.thinking = Some(Thinking {

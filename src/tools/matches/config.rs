@@ -8,6 +8,7 @@ use super::schedule::Shard;
 use super::stats::{Sprt, SprtParseError};
 use crate::client::{EngineLimits, EngineSpec, SpecError, dedupe_names};
 use crate::rules::Rules;
+use crate::util::fs::{TextFileError, read_text};
 use crate::util::options::OptionError;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -68,14 +69,8 @@ pub enum ConfigError {
     #[error("no opening of {0} random plies could be made")]
     NoRandomOpening(usize),
     /// The openings file cannot be read.
-    #[error("--openings {}: {source}", path.display())]
-    OpeningsFile {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("--openings: {0}")]
+    OpeningsFile(#[source] TextFileError),
     /// The openings file holds a line that is refused.
     #[error("--openings {}: {source}", path.display())]
     Openings {
@@ -234,11 +229,7 @@ fn openings(
             Ok(openings)
         }
         OpeningSource::File(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|source| ConfigError::OpeningsFile {
-                    path: path.clone(),
-                    source,
-                })?;
+            let text = read_text(path).map_err(ConfigError::OpeningsFile)?;
             parse_openings(&text, rules).map_err(|source| ConfigError::Openings {
                 path: path.clone(),
                 source,

@@ -52,10 +52,20 @@ use std::time::Instant;
 /// Why a match could not be played or recorded.
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
-    /// A file could not be opened or written.
+    /// A record file could not be written, or repaired for `--resume`.
     #[error("{}: {error}", .path.display())]
     Io {
         /// Which file: the PGN, the JSON record or the one being resumed.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        error: std::io::Error,
+    },
+    /// A record file named (`--pgn`, `--json`) cannot be created: found
+    /// before any engine starts.
+    #[error("cannot write {}: {error}", .path.display())]
+    Unwritable {
+        /// The file as named.
         path: PathBuf,
         /// The operating system's error.
         #[source]
@@ -242,6 +252,14 @@ fn play_match(
         write_summary(&summary)?;
         return Ok(summary);
     }
+    let unwritable = |path: &PathBuf| {
+        let path = path.clone();
+        move |error| MatchError::Unwritable { path, error }
+    };
+    // A record that cannot be written stops the match before its engines start.
+    for path in config.pgn.iter().chain(&config.json) {
+        crate::util::fs::check_writable(path).map_err(unwritable(path))?;
+    }
     check_engines_start(config)?;
     let mut pgn_file: Option<File> = match &config.pgn {
         Some(p) => Some(
@@ -249,7 +267,7 @@ fn play_match(
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(io(p))?,
+                .map_err(unwritable(p))?,
         ),
         None => None,
     };

@@ -14,6 +14,7 @@ use crate::engine::{Engine, GoError, GoLimits};
 use crate::rules::{Game, Move, Outcome, Rules, Side, WinReason};
 use crate::tools::analyse::pool::{self, AnalysisTask, Setup, TaskError};
 use crate::tools::pgn::read::{GameSpec, LineError, PositionSpec, entry_game, read_entries};
+use crate::util::fs::{TextFileError, read_text};
 use std::collections::HashSet;
 use std::fmt;
 use std::fs::OpenOptions;
@@ -242,9 +243,12 @@ pub struct BuildSummary {
 /// Why the builder stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
-    /// A game file could not be read.
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
+    /// A game file, or the suite file resumed, could not be read.
+    #[error(transparent)]
+    File(#[from] TextFileError),
+    /// The suite file could not be created.
+    #[error("cannot open {}: {source}", .path.display())]
+    Create {
         /// The file.
         path: PathBuf,
         /// Why.
@@ -258,7 +262,7 @@ pub enum BuildError {
         /// The line and the fault.
         error: Box<LineError>,
     },
-    /// The suite file could not be read back or written.
+    /// The suite file could not be cut back to its finished games or written.
     #[error("{}: {source}", .path.display())]
     Write {
         /// The suite file.
@@ -284,10 +288,7 @@ const GAME_MARK: &str = "# game ";
 pub fn build(run: &BuildRun) -> Result<BuildSummary, BuildError> {
     let mut games = Vec::new();
     for path in &run.inputs {
-        let text = std::fs::read_to_string(path).map_err(|source| BuildError::Read {
-            path: path.clone(),
-            source,
-        })?;
+        let text = read_text(path)?;
         for entry in read_entries(&text) {
             let spec = entry.and_then(|e| entry_game(e, run.rules));
             let spec = spec.map_err(|error| BuildError::Record {
@@ -316,7 +317,10 @@ pub fn build(run: &BuildRun) -> Result<BuildSummary, BuildError> {
         .create(true)
         .append(true)
         .open(&run.out)
-        .map_err(write_error)?;
+        .map_err(|source| BuildError::Create {
+            path: run.out.clone(),
+            source,
+        })?;
     let mut finished = summary.resumed;
     crate::util::pool::run_jobs(
         todo.len(),
@@ -363,10 +367,18 @@ fn finished_games(path: &Path) -> Result<HashSet<usize>, BuildError> {
         path: path.to_path_buf(),
         source,
     };
-    let text = match std::fs::read_to_string(path) {
+    let text = match read_text(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
-        Err(e) => return Err(error(e)),
+        Err(TextFileError::Open { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(HashSet::new());
+        }
+        // Not text: no suite this builder began.
+        Err(TextFileError::NotText { .. }) => {
+            return Err(BuildError::NotASuite(path.to_path_buf()));
+        }
+        Err(e) => return Err(e.into()),
     };
     let whole = text
         .match_indices(GAME_MARK)

@@ -27,6 +27,7 @@ pub mod score;
 use crate::engine::score::TB_BOUND;
 use crate::rules::{Game, Move, Rules};
 use crate::tools::pgn::read::{InputError, PositionSpec, is_skipped, parse_position_line};
+use crate::util::fs::{TextFileError, read_text};
 use crate::util::options::OptionError;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -110,13 +111,8 @@ pub enum SuiteError {
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteFileError {
     /// The file cannot be read.
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    File(#[from] TextFileError),
     /// It holds no position (empty, or comments only).
     #[error("{}: no positions in the suite", .0.display())]
     Empty(PathBuf),
@@ -132,10 +128,7 @@ pub enum SuiteFileError {
 
 /// Reads a suite file: every entry checked against its rules, and at least one.
 pub fn read_suite_file(path: &Path) -> Result<Vec<SuiteEntry>, SuiteFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SuiteFileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_text(path)?;
     let entries = read_suite(&text).map_err(|error| SuiteFileError::Line {
         path: path.to_path_buf(),
         error: Box::new(error),

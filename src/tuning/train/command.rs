@@ -74,7 +74,7 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     if !(0.0..1.0).contains(&args.validation) {
         return Err(TrainError::Flag {
             flag: "validation",
-            must: "within 0..1",
+            must: "at least 0 and below 1",
         });
     }
     if let Some(h) = args.hidden
@@ -117,8 +117,8 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
         started.elapsed().as_secs_f64()
     );
     if data.validation.len() < ENOUGH_VALIDATION {
-        eprintln!(
-            "train: warning: only {} positions held out: too few for the validation loss to mean much \
+        log::warn!(
+            "only {} positions held out: too few for the validation loss to mean much \
              (held out in blocks of 256 lines; give more data or a larger --validation)",
             data.validation.len()
         );
@@ -126,8 +126,8 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
     let state = match resumed {
         Some(state) => {
             if state.train_positions != data.train.len() as u64 {
-                eprintln!(
-                    "train: warning: the checkpoint was trained on {} positions, this data has {}",
+                log::warn!(
+                    "the checkpoint was trained on {} positions, this data has {}",
                     state.train_positions,
                     data.train.len()
                 );
@@ -226,8 +226,8 @@ fn train(args: &TrainOptions) -> Result<(), TrainError> {
         quantised.net.quantisation().scale
     );
     if quantised.clamped > 0 {
-        eprintln!(
-            "train: warning: {} weights did not fit their integers and were clamped",
+        log::warn!(
+            "{} weights did not fit their integers and were clamped",
             quantised.clamped
         );
     }

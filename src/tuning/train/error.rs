@@ -24,7 +24,7 @@ pub enum TrainError {
         must: &'static str,
     },
     /// A hidden width the net file cannot hold.
-    #[error("--hidden {0}: the width must be within 1..={MAX_HIDDEN}")]
+    #[error("--hidden {0}: the width must be from 1 to {MAX_HIDDEN}")]
     Hidden(usize),
     /// Every position read was held out for validation.
     #[error("no positions to train on ({read} read, all held out for validation)")]

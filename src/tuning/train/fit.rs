@@ -37,7 +37,7 @@ impl TrainConfig {
             return bad("lr", "a positive number");
         }
         if !(0.0..=1.0).contains(&self.lambda) {
-            return bad("lambda", "within 0..=1");
+            return bad("lambda", "from 0 to 1");
         }
         Ok(())
     }

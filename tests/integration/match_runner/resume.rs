@@ -179,6 +179,15 @@ fn ctrl_c_stops_the_match_and_keeps_the_finished_games() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("doushou match --resume"), "{stderr}");
+    // The match page promises the same code (the exit codes': not a bad
+    // command line, so not 2).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/match.md");
+    let doc = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        doc.contains("the runner exits with code 1"),
+        "{path} does not give Ctrl-C the exit code the runner ends with"
+    );
     let record: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(record["interrupted"], true, "{record}");

@@ -20,6 +20,7 @@
 
 mod commands_for_people;
 use crate::common;
+mod exact_answers;
 mod finished_games;
 mod go_limits;
 mod malformed_input;
