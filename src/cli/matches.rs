@@ -4,6 +4,7 @@ use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
 use crate::client::{self, EngineLimits, TimeControl};
 use crate::tools::matches::config::{MatchRequest, OpeningSource};
+use crate::tools::matches::openings::OpeningsFileError;
 use crate::tools::matches::schedule::Shard;
 use crate::tools::matches::{
     ConfigError, MatchConfig, MatchError, MergeError, MergeOutput, merge_records, resume_match,
@@ -227,8 +228,10 @@ pub fn run(args: &MatchArgs) -> Result<(), Failure> {
             };
             let config = args.config(shard).map_err(|e| match e {
                 // What is wrong inside an openings file is bad input.
-                e @ (ConfigError::Openings { .. }
-                | ConfigError::OpeningsFile(TextFileError::NotText { .. })) => Failure::input(e),
+                e @ ConfigError::Openings(
+                    OpeningsFileError::Refused { .. }
+                    | OpeningsFileError::File(TextFileError::NotText { .. }),
+                ) => Failure::input(e),
                 e => Failure::usage(e),
             })?;
             stop_on_interrupt();

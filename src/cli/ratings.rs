@@ -3,6 +3,7 @@
 
 use crate::cli::exit::{Failure, write_out};
 use crate::tools::ratings::{self, RatingsError};
+use crate::util::fs::TextFileError;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -49,7 +50,9 @@ pub fn run(args: &RatingsArgs) -> Result<(), Failure> {
         // one whose games cannot be read is bad input (exit 1).
         match ratings::read_games(path) {
             Ok(mut more) => games.append(&mut more),
-            Err(e @ RatingsError::Read { .. }) => return Err(Failure::usage(e)),
+            Err(e @ RatingsError::File(TextFileError::Open { .. })) => {
+                return Err(Failure::usage(e));
+            }
             Err(e) => return Err(Failure::input(e)),
         }
     }

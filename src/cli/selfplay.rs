@@ -7,6 +7,7 @@ use crate::cli::exit::Failure;
 use crate::rules::Rules;
 use crate::tools::matches::openings::{self, Opening, OpeningsFileError};
 use crate::tuning::selfplay::{self, FileRunError, SelfplayConfig, SelfplayError};
+use crate::util::fs::TextFileError;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -128,7 +129,7 @@ pub fn run(args: &SelfplayArgs) -> Result<(), Failure> {
 /// command line (exit code 2), a line the rules refuse bad input (1).
 fn read_openings(path: &std::path::Path, rules: Rules) -> Result<Vec<Opening>, Failure> {
     openings::read_openings(path, rules).map_err(|e| match e {
-        e @ OpeningsFileError::Read { .. } => Failure::usage(e),
-        e @ OpeningsFileError::Refused { .. } => Failure::input(e),
+        e @ OpeningsFileError::File(TextFileError::Open { .. }) => Failure::usage(e),
+        e => Failure::input(e),
     })
 }

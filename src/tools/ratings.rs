@@ -20,6 +20,7 @@
 //! strongly connected part of "scored against"), from their games against
 //! each other, and lists the rest as not rated, with why.
 
+use crate::util::fs::{TextFileError, read_text};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -46,15 +47,9 @@ pub struct Game {
 /// Why games could not be read or rated.
 #[derive(Debug, thiserror::Error)]
 pub enum RatingsError {
-    /// A file could not be read.
-    #[error("{}: {error}", .path.display())]
-    Read {
-        /// The file, as given.
-        path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        error: std::io::Error,
-    },
+    /// A file could not be opened, or holds no text.
+    #[error(transparent)]
+    File(#[from] TextFileError),
     /// A JSON file that is not a match record.
     #[error("{}: not a match record (written by `doushou match --json`): {error}", .path.display())]
     NotARecord {
@@ -182,10 +177,7 @@ fn points_of(result: &str) -> Option<f64> {
 /// The games of the file at `path`: a match runner's JSON record (it starts
 /// with `{`) or PGN.
 pub fn read_games(path: &Path) -> Result<Vec<Game>, RatingsError> {
-    let text = std::fs::read_to_string(path).map_err(|error| RatingsError::Read {
-        path: path.to_path_buf(),
-        error,
-    })?;
+    let text = read_text(path)?;
     let bad = |line, what: String| RatingsError::BadGame {
         path: path.to_path_buf(),
         line,

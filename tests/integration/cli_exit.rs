@@ -454,6 +454,8 @@ fn every_tool_ends_a_missing_file_a_bad_one_or_an_unwritable_output_as_readme_sa
         named(code, &["match", "--resume", f], f);
         named(code, &["races", "build", f, "--out", &suite_out], f);
         named(code, &["races", "score", f, "--depth", "1"], f);
+        named(code, &["ratings", f], f);
+        named(code, &["match", "--merge", f], f);
     }
     let m = missing.as_str();
     named(2, &["analyse", "--depth", "1", m], m);
@@ -471,6 +473,12 @@ fn every_tool_ends_a_missing_file_a_bad_one_or_an_unwritable_output_as_readme_sa
         m,
     );
     named(2, &["tb", "convert", m], m);
+    named(2, &["tb", "info", m], m);
+    named(
+        2,
+        &["selfplay", "--games", "1", "--openings", m, "--out", &sp],
+        m,
+    );
     let openings = at("openings.txt");
     std::fs::write(&openings, "startpos moves g3g4 g4g9\n").unwrap();
     let bad_line = [&engines[..], &["--depth", "1", "--openings", &openings]].concat();
@@ -536,6 +544,7 @@ fn every_tool_ends_a_missing_file_a_bad_one_or_an_unwritable_output_as_readme_sa
         "",
     );
     full(&["gui", "--port", "0"], "");
+    full(&["tb", "info", &tables], "");
 
     for fault in &faults {
         let args: Vec<&str> = fault.args.iter().map(String::as_str).collect();

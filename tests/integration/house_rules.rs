@@ -62,15 +62,19 @@ fn issue_or_commit(line: &str) -> Vec<String> {
         .collect();
     for (i, word) in words.iter().enumerate() {
         let lower = word.to_ascii_lowercase();
-        let next_is_number = words
-            .get(i + 1)
-            .is_some_and(|w| w.trim_start_matches('#').chars().all(|c| c.is_ascii_digit()));
+        let next_is_number = words.get(i + 1).is_some_and(|w| {
+            w.trim_start_matches('#')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+        });
         if (lower == "issue" || lower == "issues") && next_is_number {
             found.push(format!("{word} {}", words[i + 1]));
         }
         let hex = word.len() >= 7
             && word.len() <= 40
-            && word.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+            && word
+                .chars()
+                .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
             && word.chars().any(|c| c.is_ascii_digit())
             && word.chars().any(|c| c.is_ascii_alphabetic());
         if hex {
@@ -79,7 +83,10 @@ fn issue_or_commit(line: &str) -> Vec<String> {
     }
     for (at, _) in line.match_indices('#') {
         let before = line[..at].chars().last();
-        let digits = line[at + 1..].chars().take_while(char::is_ascii_digit).count();
+        let digits = line[at + 1..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
         if digits > 0 && before.is_none_or(char::is_whitespace) {
             found.push(line[at..at + 1 + digits].to_string());
         }
@@ -105,7 +112,11 @@ fn the_users_pages_name_no_issue_and_no_commit_id() {
             }
         }
     }
-    assert!(faults.is_empty(), "move these to docs/records/:\n{}", faults.join("\n"));
+    assert!(
+        faults.is_empty(),
+        "move these to docs/records/:\n{}",
+        faults.join("\n")
+    );
 }
 
 #[test]
@@ -113,7 +124,12 @@ fn the_checker_finds_issues_and_commit_ids_and_nothing_else() {
     assert_eq!(issue_or_commit("as issue 24 asks"), ["issue 24"]);
     assert_eq!(issue_or_commit("see #52."), ["#52"]);
     assert_eq!(issue_or_commit("the engine of 455f069"), ["455f069"]);
-    for clean in ["Bench: 1238964", "mate +#8", "a defaced table", "issue the command"] {
+    for clean in [
+        "Bench: 1238964",
+        "mate +#8",
+        "a defaced table",
+        "issue the command",
+    ] {
         assert!(issue_or_commit(clean).is_empty(), "{clean}");
     }
 }

@@ -3,12 +3,13 @@
 //! records go.
 
 use super::game::Referee;
-use super::openings::{DEFAULT_OPENINGS, Opening, OpeningError, parse_openings, random_openings};
+use super::openings::{
+    DEFAULT_OPENINGS, Opening, OpeningsFileError, parse_openings, random_openings, read_openings,
+};
 use super::schedule::Shard;
 use super::stats::{Sprt, SprtParseError};
 use crate::client::{EngineLimits, EngineSpec, SpecError, dedupe_names};
 use crate::rules::Rules;
-use crate::util::fs::{TextFileError, read_text};
 use crate::util::options::OptionError;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -68,18 +69,9 @@ pub enum ConfigError {
     /// No game of that many random plies could be started.
     #[error("no opening of {0} random plies could be made")]
     NoRandomOpening(usize),
-    /// The openings file cannot be read.
-    #[error("--openings: {0}")]
-    OpeningsFile(#[source] TextFileError),
-    /// The openings file holds a line that is refused.
-    #[error("--openings {}: {source}", path.display())]
-    Openings {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong in it.
-        #[source]
-        source: OpeningError,
-    },
+    /// The openings file cannot be used.
+    #[error(transparent)]
+    Openings(#[from] OpeningsFileError),
     /// None of the built-in openings is legal under the rules in force.
     #[error("no built-in opening is legal under these rules: give --openings or --random-plies")]
     NoBuiltInOpening,
@@ -228,13 +220,7 @@ fn openings(
             }
             Ok(openings)
         }
-        OpeningSource::File(path) => {
-            let text = read_text(path).map_err(ConfigError::OpeningsFile)?;
-            parse_openings(&text, rules).map_err(|source| ConfigError::Openings {
-                path: path.clone(),
-                source,
-            })
-        }
+        OpeningSource::File(path) => Ok(read_openings(path, rules)?),
         OpeningSource::BuiltIn => {
             // The built-in set was made under the default rules: under other
             // rules drop the few that do not fit rather than refuse to play.

@@ -3,6 +3,7 @@
 //! `#` starts a comment. Each is checked with the rules: legal and not over.
 
 use crate::rules::{Game, GameError, Outcome, Rules, START_FEN};
+use crate::util::fs::{TextFileError, read_text};
 use crate::util::rng::SplitMix64;
 use std::fmt;
 
@@ -71,15 +72,9 @@ pub enum OpeningError {
 /// Why an openings file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningsFileError {
-    /// The file cannot be read.
-    #[error("--openings {}: {source}", path.display())]
-    Read {
-        /// The file.
-        path: std::path::PathBuf,
-        /// What the system said.
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file cannot be opened, or holds no text.
+    #[error("--openings: {0}")]
+    File(#[from] TextFileError),
     /// The file holds a line that is refused.
     #[error("--openings {}: {source}", path.display())]
     Refused {
@@ -96,10 +91,7 @@ pub fn read_openings(
     path: &std::path::Path,
     rules: Rules,
 ) -> Result<Vec<Opening>, OpeningsFileError> {
-    let text = std::fs::read_to_string(path).map_err(|source| OpeningsFileError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_text(path)?;
     parse_openings(&text, rules).map_err(|source| OpeningsFileError::Refused {
         path: path.to_path_buf(),
         source,
