@@ -37,7 +37,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Failure> {
     let control = SearchControl::default();
     let mut write_error = None;
     let ran = crate::engine::bench::run(
-        engine.searcher(),
+        engine.threads(),
         *engine.rules(),
         Some(args.depth as i32),
         &control,

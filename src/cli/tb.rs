@@ -10,7 +10,7 @@
 use super::args::RulesArgs;
 use super::exit::{Failure, write_out};
 use crate::rules::{FenError, Game, GameError, Move, Position, Rules};
-use crate::tb::{self, HistoryVerdict, Material, ProofMemory, TableSet};
+use crate::tb::{self, Material, ProofMemory, ProofVerdict, TableSet};
 use clap::{Args, Subcommand};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -365,15 +365,16 @@ fn probe_line(
         deadline: None,
         progress: Some(PROOF_PROGRESS),
     };
-    let (found, spent) = tb::under_history(set, &game, budget, memory);
+    let question = tb::Question::Verdict;
+    let (found, spent) = tb::prove_under_history(set, &game, question, budget, memory);
     let listed = |moves: &[Move]| {
         let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
         moves.join(" ")
     };
     let head = format!("{verdict} history {} ({spent} positions)", found.word());
     Ok(match found {
-        HistoryVerdict::Won(m) => format!("{head}; winning: {}", listed(&m)),
-        HistoryVerdict::Held {
+        ProofVerdict::Won(m) => format!("{head}; winning: {}", listed(&m)),
+        ProofVerdict::Held {
             losing,
             holding,
             may_win,
@@ -383,7 +384,7 @@ fn probe_line(
             listed(&losing),
             if may_win { "; a win not refuted" } else { "" }
         ),
-        HistoryVerdict::Lost => head,
-        HistoryVerdict::Unknown { losing } => format!("{head}; losing: {}", listed(&losing)),
+        ProofVerdict::Lost | ProofVerdict::NotWon => head,
+        ProofVerdict::Unknown { losing } => format!("{head}; losing: {}", listed(&losing)),
     })
 }

@@ -3,7 +3,7 @@
 //! the signature that commits quote as `Bench: N`.
 
 use crate::engine::search::Silent;
-use crate::engine::{GoLimits, SearchControl, Searcher};
+use crate::engine::{GoLimits, SearchControl, SearchThreads};
 use crate::rules::{Game, GameError, Rules};
 use std::time::{Duration, Instant};
 
@@ -56,14 +56,14 @@ impl BenchReport {
     }
 }
 
-/// Searches every bench position to `depth` under `rules` with the searcher's
+/// Searches every bench position to `depth` under `rules` with the threads's
 /// options (the table cleared for each, so runs do not depend on one another),
 /// writing a line per position and a last line `<nodes> nodes <nps> nps` to
 /// `out`. Only the searches are timed: clearing the table costs in proportion
 /// to its size, and would make nps depend on `Hash`. A `stop` through
 /// `control` ends it early, with an error.
 pub fn run(
-    searcher: &Searcher,
+    threads: &SearchThreads,
     rules: Rules,
     depth: Option<i32>,
     control: &SearchControl,
@@ -73,7 +73,7 @@ pub fn run(
     let mut nodes = 0;
     let mut searching = Duration::ZERO;
     for (i, fen) in positions().enumerate() {
-        searcher.clear_hash();
+        threads.clear_hash();
         let game = Game::from_fen_and_moves::<&str>(rules, fen, &[]).map_err(|error| {
             BenchError::Position {
                 number: i + 1,
@@ -85,7 +85,7 @@ pub fn run(
             ..GoLimits::default()
         };
         let start = Instant::now();
-        let result = searcher.search(&game, &limits, control, &Silent);
+        let result = threads.search(&game, &limits, control, &Silent);
         searching += start.elapsed();
         if control.stop_requested() {
             return Err(BenchError::Stopped(i + 1));
@@ -118,7 +118,7 @@ mod tests {
         let control = SearchControl::default();
         control.stop();
         let ran = run(
-            engine.searcher(),
+            engine.threads(),
             Rules::default(),
             Some(2),
             &control,

@@ -12,15 +12,16 @@ pub mod ordering;
 pub mod params;
 pub mod score;
 pub mod search;
-mod searcher;
 pub mod skill;
+mod tablebases;
+mod threads;
 pub mod time;
 pub mod tt;
 
 pub use control::SearchControl;
 pub use limits::{GoLimits, MAX_DEPTH};
 pub use options::{DEFAULT_CONTEMPT, EngineOptions, name as option};
-pub use searcher::Searcher;
+pub use threads::SearchThreads;
 
 use crate::rules::{Game, GameError, RULE_OPTIONS, Rules, Side};
 use crate::util::options::{OptionError, OptionKind};
@@ -29,8 +30,8 @@ use eval::EvalKind;
 use options::{ENGINE_OPTIONS, SEARCH_SWITCHES, engine_option, spin};
 use params::SearchParams;
 use search::{Listener, SearchResult};
-use searcher::helper_pool;
 use std::sync::Arc;
+use threads::helper_pool;
 use tt::TranspositionTable;
 
 /// What a search is told when it starts and what the caller hears back.
@@ -63,7 +64,7 @@ pub struct EvalTerms {
 pub struct Engine {
     rules: Rules,
     game: Option<Game>,
-    searcher: Searcher,
+    threads: SearchThreads,
     /// Started at the first task run in the background.
     thread: Option<SearchThread>,
     /// The control of the last task sent to the thread, until waited for.
@@ -84,7 +85,7 @@ impl Engine {
         Engine {
             rules,
             game: Some(Game::new(rules, crate::rules::Position::startpos())),
-            searcher: Searcher {
+            threads: SearchThreads {
                 tt: Arc::new(
                     TranspositionTable::new(options.hash_mb).expect("the default table fits"),
                 ),
@@ -137,12 +138,12 @@ impl Engine {
 
     /// The engine options in force (the rule options are in [`Engine::rules`]).
     pub fn options(&self) -> &EngineOptions {
-        &self.searcher.options
+        &self.threads.options
     }
 
     /// What searches with the engine's options and table (bench).
-    pub fn searcher(&self) -> &Searcher {
-        &self.searcher
+    pub fn threads(&self) -> &SearchThreads {
+        &self.threads
     }
 
     /// The static evaluation of the current position by the evaluation in
@@ -150,7 +151,7 @@ impl Engine {
     pub fn eval_terms(&self) -> Option<EvalTerms> {
         let game = self.game.as_ref()?;
         let pos = game.position();
-        let options = &self.searcher.options;
+        let options = &self.threads.options;
         let (net, mut terms) = match options.eval {
             EvalKind::Nnue => (
                 Some(options.net.description().to_string()),
@@ -183,7 +184,7 @@ impl Engine {
     /// default rules (`docs/nnue.md`, "Rule inputs"). `None` when it can, or
     /// with the linear evaluation (which reads the rules itself).
     pub fn eval_warning(&self) -> Option<String> {
-        let options = &self.searcher.options;
+        let options = &self.threads.options;
         if options.eval != EvalKind::Nnue {
             return None;
         }
@@ -235,29 +236,29 @@ impl Engine {
         let kind = (option.kind)(&EngineOptions::default());
         kind.check_button(name, value)?;
         let value = value.unwrap_or("");
-        let mut o = self.searcher.options.clone();
+        let mut o = self.threads.options.clone();
         (option.apply)(&mut o, &kind, name, value)?;
         // The table's static evaluations belong to the evaluation that wrote them.
-        let eval_changed = o.eval != self.searcher.options.eval
-            || !Arc::ptr_eq(&o.net, &self.searcher.options.net);
+        let eval_changed =
+            o.eval != self.threads.options.eval || !Arc::ptr_eq(&o.net, &self.threads.options.net);
         self.end_search();
         let refused = |expected: String| OptionError::BadValue {
             name: name.to_string(),
             value: value.to_string(),
             expected,
         };
-        if o.threads != self.searcher.options.threads {
-            self.searcher.helpers = helper_pool(o.threads)
+        if o.threads != self.threads.options.threads {
+            self.threads.helpers = helper_pool(o.threads)
                 .map_err(|e| refused(format!("threads that can be started ({e})")))?;
         }
-        if o.hash_mb != self.searcher.options.hash_mb {
+        if o.hash_mb != self.threads.options.hash_mb {
             // Drop the old table first so that both never live at once.
-            self.searcher.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
+            self.threads.tt = Arc::new(TranspositionTable::new(1).expect("a 1 MB table"));
             match TranspositionTable::new(o.hash_mb) {
-                Ok(tt) => self.searcher.tt = Arc::new(tt),
+                Ok(tt) => self.threads.tt = Arc::new(tt),
                 Err(why) => {
-                    self.searcher.tt = Arc::new(
-                        TranspositionTable::new(self.searcher.options.hash_mb)
+                    self.threads.tt = Arc::new(
+                        TranspositionTable::new(self.threads.options.hash_mb)
                             .expect("the old size fit"),
                     );
                     return Err(refused(why.to_string()));
@@ -265,11 +266,11 @@ impl Engine {
             }
         }
         if name == option::CLEAR_HASH || eval_changed {
-            self.searcher.clear_hash();
+            self.threads.clear_hash();
         }
         log::info!("option {name} = {value}");
         let warned = self.eval_warning();
-        self.searcher.options = o;
+        self.threads.options = o;
         self.warn_if_new(warned);
         Ok(())
     }
@@ -290,15 +291,15 @@ impl Engine {
         let kind = spin(param.default.into(), param.min.into(), param.max.into());
         let value = kind.parse_int(param.name, value.trim())? as i32;
         self.end_search();
-        let mut params = self.searcher.options.params.clone();
+        let mut params = self.threads.options.params.clone();
         params
             .set(param, value)
             .expect("parse_int checked the range");
-        if params.lmr_table() != *self.searcher.lmr {
-            self.searcher.lmr = Arc::new(params.lmr_table());
+        if params.lmr_table() != *self.threads.lmr {
+            self.threads.lmr = Arc::new(params.lmr_table());
         }
         log::info!("option {} = {value}", param.name);
-        self.searcher.options.params = params;
+        self.threads.options.params = params;
         Ok(())
     }
 
@@ -319,7 +320,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.end_search();
         log::info!("new game: the table is cleared");
-        self.searcher.clear_hash();
+        self.threads.clear_hash();
     }
 
     /// Sets the position from its text and moves. On error the engine holds no
@@ -351,8 +352,8 @@ impl Engine {
     ) -> Result<(), GoError> {
         self.end_search();
         let game = self.game.clone().ok_or(GoError::NoPosition)?;
-        self.run_in_background(limits.ponder, move |searcher, control| {
-            let result = searcher.search(&game, &limits, control, &*listener);
+        self.run_in_background(limits.ponder, move |threads, control| {
+            let result = threads.search(&game, &limits, control, &*listener);
             log::info!(
                 "bestmove {} after depth {}, {} nodes",
                 result.best_move,
@@ -387,21 +388,21 @@ impl Engine {
     pub fn run_in_background(
         &mut self,
         pondering: bool,
-        task: impl FnOnce(&Searcher, &SearchControl) + Send + 'static,
+        task: impl FnOnce(&SearchThreads, &SearchControl) + Send + 'static,
     ) {
         self.end_search();
         let control = Arc::new(SearchControl::new(pondering));
         let finished = FinishOnDrop(Arc::clone(&control));
-        let searcher = self.searcher.clone();
+        let threads = self.threads.clone();
         self.thread
             .get_or_insert_with(SearchThread::start)
             .run(Box::new(move || {
                 let finished = finished;
-                let searcher = searcher;
-                task(&searcher, &finished.0);
+                let threads = threads;
+                task(&threads, &finished.0);
                 // The table is let go before the task counts as finished, so
                 // that a new `Hash` never lives beside the old one.
-                drop(searcher);
+                drop(threads);
             }));
         self.running = Some(control);
     }
@@ -415,7 +416,7 @@ impl Engine {
         self.wait();
         let game = self.game.as_ref().ok_or(GoError::NoPosition)?;
         Ok(self
-            .searcher
+            .threads
             .search(game, limits, &SearchControl::new(false), listener))
     }
 

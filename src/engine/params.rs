@@ -140,11 +140,9 @@ search_params! {
     /// which only depth sees); table wins and losses cost no time at all.
     table_draw_time_percent = "TABLE_DRAW_TIME_PERCENT": 300 in 50..=800 step 25;
     /// Under `Repetition=forbid`, the share of the move's planned time,
-    /// percent, the proof with the history may take: where the search
-    /// gives a table-draw root up as lost, to find a move that holds
-    /// (`Searcher::hold_by_proof`), and before the search, to find the
-    /// root's captures into a table draw lost
-    /// (`Searcher::captures_lost_by_history`); 0: never asked.
+    /// percent, the proof with the history may take before the search, to
+    /// find the root's captures into a table draw that the opponent then
+    /// wins (`tablebases::captures_lost_by_history`); 0: never asked.
     history_proof_percent = "HISTORY_PROOF_PERCENT": 50 in 0..=200 step 10;
 }
 

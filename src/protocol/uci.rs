@@ -314,9 +314,9 @@ impl Session {
         let out = Arc::clone(&self.out);
         let rules = *self.engine.rules();
         self.engine
-            .run_in_background(false, move |searcher, control| {
+            .run_in_background(false, move |threads, control| {
                 let depth = depth.map(|d| d as i32);
-                match crate::engine::bench::run(searcher, rules, depth, control, |l| out.line(l)) {
+                match crate::engine::bench::run(threads, rules, depth, control, |l| out.line(l)) {
                     Ok(_) => {}
                     Err(why @ BenchError::Stopped(_)) => out.line(&format!("info string {why}")),
                     Err(why) => out.error(&why.to_string()),

@@ -19,7 +19,7 @@ mod entries;
 mod error;
 mod file;
 mod generate;
-mod history;
+mod history_proof;
 mod index;
 mod set;
 mod verdict;
@@ -30,9 +30,9 @@ pub use file::{
     table_files,
 };
 pub use generate::{Generated, generate, generate_on, shard_of, targets, with_dependencies};
-pub use history::{
-    HistoryVerdict, Progress, ProofBudget, ProofMemory, STATE_BYTES, WinProof, held_under_history,
-    under_history, unsettled_by_tables, won_under_history,
+pub use history_proof::{
+    Progress, ProofBudget, ProofMemory, ProofVerdict, Question, STATE_BYTES, prove_under_history,
+    unsettled_by_tables,
 };
 pub use index::{Indexer, Material, MaterialError, MaterialFault};
 pub use set::{TableInfo, TableSet, piece_count, plies_before_limit};

@@ -13,7 +13,7 @@ use doushou::rules::{Game, Outcome, Position, Rules, Side};
 fn bench_nodes(engine: &Engine, depth: i32) -> u64 {
     let control = doushou::engine::SearchControl::new(false);
     doushou::engine::bench::run(
-        engine.searcher(),
+        engine.threads(),
         Rules::default(),
         Some(depth),
         &control,

@@ -756,8 +756,14 @@ fn under_forbid_a_table_draw_the_history_has_lost_is_reported_lost() {
     let (_, set) = tables();
     let game = Game::from_fen_and_moves(Rules::JUNGLE, fen, &moves).unwrap();
     let budget = 100_000;
-    let (verdict, _) = tb::under_history(set, &game, budget, &mut tb::ProofMemory::new(1 << 22));
-    assert_eq!(verdict, tb::HistoryVerdict::Lost);
+    let (verdict, _) = tb::prove_under_history(
+        set,
+        &game,
+        tb::Question::Verdict,
+        budget,
+        &mut tb::ProofMemory::new(1 << 22),
+    );
+    assert_eq!(verdict, tb::ProofVerdict::Lost);
 }
 
 /// `tb info`: a row per table whose positions and shares are the loaded

@@ -1,13 +1,11 @@
 //! Table draws under `Repetition=forbid`, where the game's history can
 //! squeeze a side out of a draw: the proof with the history
-//! (`tb::under_history`) and the engine's use of it, on positions of the
+//! (`tb::prove_under_history`) and the engine's use of it, on positions of the
 //! engine's own games. Each test makes the 4-piece material it needs.
 
 use crate::common;
 
 use common::{BIN, temp_dir};
-use doushou::engine::score::Score;
-use doushou::engine::search::Silent;
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Move, Outcome, Rules, Side};
 use doushou::tb::{self, Material, TableSet, Verdict};
@@ -45,19 +43,29 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
         assert_eq!(material.pieces().len(), 4, "{}", spec.fen);
         let set = tb::generate(&dir, entry.rules, &[material.canonical()], |_| {}).unwrap();
         assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-        let (verdict, _) =
-            tb::under_history(&set, &game, budget, &mut tb::ProofMemory::new(1 << 22));
+        let (verdict, _) = tb::prove_under_history(
+            &set,
+            &game,
+            tb::Question::Verdict,
+            budget,
+            &mut tb::ProofMemory::new(1 << 22),
+        );
         assert_eq!(
             verdict,
-            tb::HistoryVerdict::Lost,
+            tb::ProofVerdict::Lost,
             "{} {:?}",
             spec.fen,
             spec.moves
         );
         let opening = Game::from_fen_and_moves(entry.rules, &spec.fen, &[] as &[&str]).unwrap();
-        let (verdict, _) =
-            tb::under_history(&set, &opening, budget, &mut tb::ProofMemory::new(1 << 22));
-        assert!(matches!(verdict, tb::HistoryVerdict::Won(_)), "{verdict:?}");
+        let (verdict, _) = tb::prove_under_history(
+            &set,
+            &opening,
+            tb::Question::Verdict,
+            budget,
+            &mut tb::ProofMemory::new(1 << 22),
+        );
+        assert!(matches!(verdict, tb::ProofVerdict::Won(_)), "{verdict:?}");
     }
     // The proof's strategy from that opening against Blue's random moves,
     // then the tables' fastest win once Blue leaves the draw: the game
@@ -73,8 +81,16 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
             let m = if game.position().side_to_move() == Side::Blue {
                 legal[rng.below(legal.len())]
             } else if set.probe(game.position()) == Some(Verdict::Draw) {
-                match tb::under_history(&set, &game, budget, &mut memory).0 {
-                    tb::HistoryVerdict::Won(winning) => winning[0],
+                match tb::prove_under_history(
+                    &set,
+                    &game,
+                    tb::Question::Verdict,
+                    budget,
+                    &mut memory,
+                )
+                .0
+                {
+                    tb::ProofVerdict::Won(winning) => winning[0],
                     other => panic!("{other:?} after {:?}", game.moves_played()),
                 }
             } else {
@@ -117,13 +133,13 @@ fn engine_with_tables(dir: &Path, proof_percent: &str, fen: &str, moves: &[&str]
 }
 
 #[test]
-fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
+fn the_proof_holds_the_one_move_of_a_root_a_search_gave_up() {
     // A game of the tables-against-plain match (endings45, 1+0.01): Blue's
     // dog and elephant against Red's lion and elephant, 22 plies before the
     // no-capture limit, the dog and lion shuffling by Red's den. Only a2a3
     // keeps the draw under the history; the search stores losses the
     // history forces on one path and meets them on another, scores every
-    // move mated in 8 and played a2b2, which loses.
+    // move mated in 8 and played a2b2, which loses. The proof sees it.
     const FEN: &str = "7/2dew2/7/7/7/7/7/5L1/6E b 0 103";
     let moves = "e8f8 g1g2 c8c7 g2g3 c7b7 f2f3 b7a7 g3g4 a7a6 g4g5 a6a5 g5g6 a5a4 f3e3 f8f7 \
         g6g7 a4a3 g7f7 a3a2 e3e2 a2b2 e2d2 b2b1 d2c2 d8e8 c2c1 b1b2 c1c2 b2b1 c2c1 \
@@ -132,12 +148,16 @@ fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
         b2b1 f7f8 d7e7 c2c1 b1b2 c1c2 b2b3 f8g8 e7d7 g8f8 d7e7 f8g8 e7e8 g8g7 b3a3 \
         c2b2 e8e7 g7g8 e7d7 b2b3 a3a2 b3b2 a2a1 b2b1 a1a2 g8f8 d7e7 b1b2 a2a1 b2b1 \
         a1a2 b1b2 a2a3 b2c2 a3a2 c2c1";
-    let (game, set, dir) = game_with_tables(FEN, moves, "given-up");
-    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let (game, set, _) = game_with_tables(FEN, moves, "given-up");
     assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-    let (verdict, _) =
-        tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new(1 << 22));
-    let tb::HistoryVerdict::Held {
+    let (verdict, _) = tb::prove_under_history(
+        &set,
+        &game,
+        tb::Question::Verdict,
+        1_000_000,
+        &mut tb::ProofMemory::new(1 << 22),
+    );
+    let tb::ProofVerdict::Held {
         holding, losing, ..
     } = verdict
     else {
@@ -148,33 +168,17 @@ fn under_forbid_a_root_the_search_gives_up_is_held_by_the_proof() {
         ["a2a3"]
     );
     assert!(losing.iter().any(|m| m.to_string() == "a2b2"), "{losing:?}");
-    let search = |proof_percent: &str| {
-        let mut engine = engine_with_tables(&dir, proof_percent, FEN, &moves);
-        let limits = GoLimits {
-            depth: Some(16),
-            ..GoLimits::default()
-        };
-        let r = engine.search(&limits, &Silent).unwrap();
-        (r.best_move.to_string(), Score::from_internal(r.score))
-    };
-    let (given_up, score) = search("0");
-    assert!(
-        matches!(score, Score::Mate(n) if n < 0),
-        "{given_up} {score}"
-    );
-    assert_eq!(search("50"), ("a2a3".to_string(), Score::Cp(0)));
 }
 
 #[test]
-fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
+fn near_the_no_capture_limit_the_proof_holds_by_a_loss_too_long_for_it() {
     // A game of the tables-against-plain match (endings45, 1+0.01): Blue's
     // elephant and tiger against Red's elephant and lion, 14 plies before
     // the no-capture limit, the history full of the tiger's shuffle. The
     // tables call one move a draw (g6g5), which the history loses: Red's
     // lion jumps to g4. The others lose in the tables in 18 plies, more
     // than the 14 the limit leaves; after g6g7 Red cannot capture in time and the
-    // game is drawn, after d8c8 or d8e8 it can. The root offered only
-    // g6g5, and the proof took every long loss for a draw.
+    // game is drawn, after d8c8 or d8e8 it can.
     const FEN: &str = "2d4/3e3/4L2/7/7/t6/1E5/7/7 w 8 142";
     let moves = "e7e3 a4a5 b3c3 a5a6 c3d3 a6a7 e3e7 a7b7 d3c3 c9c8 c3b3 c8c7 e7e3 c7d7 e3e7 \
         d8e8 e7d7 e8d8 d7c7 b7a7 c7c3 a7a6 c3c2 a6d6 c2d2 d8e8 d2d3 d6d5 d3c3 e8d8 b3b2 d5d6 \
@@ -183,8 +187,7 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
         d3d2 g5g6 d4d5 g6g5 d2e2 d7e7 d5d4 g5g4 e2f2 e7f7 d4d5 g4g5 f2e2 f7e7 e2f2 g5g4 f2g2 \
         g4g5 g2g3 e7d7 g3f3 d7e7 f3e3 g5g4 e3f3 g4g5 f3g3 e7e8 d5d6 e8d8 g3g4 g5g6 g4g5 g6g7 \
         g5g4 g7g6 g4d4";
-    let (game, set, dir) = game_with_tables(FEN, moves, "too-long");
-    let moves: Vec<&str> = moves.split_whitespace().collect();
+    let (game, set, _) = game_with_tables(FEN, moves, "too-long");
     assert_eq!(game.position().fen(), "7/3e3/7/3E2t/7/3L3/7/7/7 b 86 193");
     assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
     let ranked: Vec<(String, Verdict)> = set
@@ -203,9 +206,14 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
         ranked.contains(&("g6g7".to_string(), Verdict::Loss(18))),
         "{ranked:?}"
     );
-    let (verdict, _) =
-        tb::under_history(&set, &game, 2_000_000, &mut tb::ProofMemory::new(1 << 22));
-    let tb::HistoryVerdict::Held {
+    let (verdict, _) = tb::prove_under_history(
+        &set,
+        &game,
+        tb::Question::Verdict,
+        2_000_000,
+        &mut tb::ProofMemory::new(1 << 22),
+    );
+    let tb::ProofVerdict::Held {
         holding, losing, ..
     } = verdict
     else {
@@ -216,20 +224,6 @@ fn near_the_no_capture_limit_a_loss_too_long_for_it_is_searched_not_given_up() {
         ["g6g7"]
     );
     assert!(losing.iter().any(|m| m.to_string() == "g6g5"), "{losing:?}");
-    let mut engine = Engine::new();
-    engine
-        .set_option("TablebasePath", Some(dir.to_str().unwrap()))
-        .unwrap();
-    engine.set_position(FEN, &moves).unwrap();
-    let limits = GoLimits {
-        depth: Some(12),
-        ..GoLimits::default()
-    };
-    let r = engine.search(&limits, &Silent).unwrap();
-    assert_eq!(
-        (r.best_move.to_string(), Score::from_internal(r.score)),
-        ("g6g7".to_string(), Score::Cp(0))
-    );
 }
 
 /// A game of the tables-against-plain match (endings45, 1+0.01): Red's
@@ -257,9 +251,14 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     assert_eq!(set.probe(game.position()), Some(Verdict::Loss(18)));
     assert_eq!(tb::plies_before_limit(game.rules(), game.position()), 17);
     assert!(tb::unsettled_by_tables(&set, &game, game.position()));
-    let (verdict, _) =
-        tb::under_history(&set, &game, 1_000_000, &mut tb::ProofMemory::new(1 << 22));
-    assert_eq!(verdict, tb::HistoryVerdict::Lost);
+    let (verdict, _) = tb::prove_under_history(
+        &set,
+        &game,
+        tb::Question::Verdict,
+        1_000_000,
+        &mut tb::ProofMemory::new(1 << 22),
+    );
+    assert_eq!(verdict, tb::ProofVerdict::Lost);
     // As a user asks it.
     let out = std::process::Command::new(BIN)
         .args(["tb", "probe", "--path", dir.to_str().unwrap()])
@@ -278,42 +277,6 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     )
     .unwrap();
     assert!(!tb::unsettled_by_tables(&set, &fresh, fresh.position()));
-}
-
-#[test]
-fn at_a_table_draw_a_loss_too_long_for_the_limit_is_played_only_where_the_draws_are_lost() {
-    // Game 140 four moves earlier, 21 plies before the limit: the proof
-    // holds the draw by f7e7 alone (19 million positions, too many for a
-    // test); f7f3 goes into Blue's table win of 21 with 20 left, which a
-    // forced capture won. A search of depth 19 saw no capture and played
-    // it; the long loss now ranks below every draw not found lost.
-    let moves: Vec<&str> = GAME_140_MOVES.split_whitespace().take(79).collect();
-    let (game, set, dir) = game_with_tables(GAME_140, &moves.join(" "), "long-loss");
-    assert_eq!(game.position().fen(), "7/5l1/2e2T1/7/7/7/3L3/7/7 w 79 229");
-    assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-    let ranked = set.rank_moves(game.position()).unwrap();
-    let f7f3 = ranked
-        .iter()
-        .find(|(m, _)| m.to_string() == "f7f3")
-        .unwrap();
-    assert_eq!(f7f3.1, Verdict::Loss(22));
-    let mut engine = Engine::new();
-    engine
-        .set_option("TablebasePath", Some(dir.to_str().unwrap()))
-        .unwrap();
-    engine.set_position(GAME_140, &moves).unwrap();
-    for depth in [8, 12, 19] {
-        let limits = GoLimits {
-            depth: Some(depth),
-            ..GoLimits::default()
-        };
-        let r = engine.search(&limits, &Silent).unwrap();
-        assert_eq!(
-            (r.best_move.to_string(), Score::from_internal(r.score)),
-            ("f7e7".to_string(), Score::Cp(0)),
-            "depth {depth}"
-        );
-    }
 }
 
 /// Collects the search's messages (`info string`).
@@ -338,8 +301,14 @@ fn a_capture_into_a_table_draw_the_history_loses_is_not_played() {
     const FEN: &str = "7/7/4t2/3e3/7/d6/T6/4E2/7 w 58 226";
     let (after, set, dir) = game_with_tables(FEN, "a3a4", "capture");
     assert_eq!(set.probe(after.position()), Some(Verdict::Draw));
-    let (won, _) = tb::won_under_history(&set, &after, 100_000, &mut tb::ProofMemory::new(1 << 22));
-    assert!(matches!(won, tb::WinProof::Won(_)), "{won:?}");
+    let (won, _) = tb::prove_under_history(
+        &set,
+        &after,
+        tb::Question::Win,
+        100_000,
+        &mut tb::ProofMemory::new(1 << 22),
+    );
+    assert!(matches!(won, tb::ProofVerdict::Won(_)), "{won:?}");
     let search = |proof_percent: &str| {
         let mut engine = engine_with_tables(&dir, proof_percent, FEN, &[]);
         let limits = GoLimits {

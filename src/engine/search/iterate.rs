@@ -1,7 +1,6 @@
 //! The root of the search: iterative deepening, the root moves and what
 //! the main thread reports.
 
-use super::shared::{HISTORY_LOSS_CAP, LONG_LOSS_CAP};
 use super::{Listener, SearchInfo, SearchResult, Worker};
 use crate::engine::MAX_DEPTH;
 use crate::engine::score::{INFINITY, MATE, MATE_BOUND};
@@ -178,12 +177,9 @@ impl Worker<'_> {
             if self.stopped {
                 return;
             }
-            let score = if self.limits.long_losses.contains(&mv) {
-                score.min(LONG_LOSS_CAP)
-            } else if self.limits.history_losses.contains(&mv) {
-                score.min(HISTORY_LOSS_CAP)
-            } else {
-                score
+            let score = match self.limits.root_caps.iter().find(|(m, _)| *m == mv) {
+                Some(&(_, cap)) => score.min(cap),
+                None => score,
             };
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {

@@ -14,13 +14,13 @@ use super::eval::{evaluate, standoff_scaled};
 use super::nnue::{Accumulator, AccumulatorStack};
 use super::ordering::Heuristics;
 use super::score::{MATE, table_score};
+use super::tablebases::room::{RoomCache, drawing_room, history_may_lose_draw};
 use super::time::Clock;
 use crate::rules::{DEN, Game, Move, NEIGHBOURS, Position, Repetition, Rules, Side};
 use std::sync::atomic::Ordering;
 
 mod iterate;
 mod node;
-mod room;
 mod shared;
 pub use shared::{
     Features, Listener, MAX_PLY, PaddedCounter, SearchInfo, SearchLimits, SearchResult, Shared,
@@ -63,7 +63,7 @@ pub struct Worker<'a> {
     /// The net's hidden values along the current line, when the net evaluates.
     accumulators: Option<AccumulatorStack<'a>>,
     /// Each side's room to keep a table draw, by position.
-    rooms: room::RoomCache,
+    rooms: RoomCache,
 }
 
 impl<'a> Worker<'a> {
@@ -108,7 +108,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             clock,
             limits,
-            rooms: room::RoomCache::new(),
+            rooms: RoomCache::new(),
         }
     }
 
@@ -231,8 +231,11 @@ impl<'a> Worker<'a> {
             return None;
         }
         let score = match tb.probe(pos)? {
-            crate::tb::Verdict::Draw if self.history_may_lose_draw(depth) => return None,
-            crate::tb::Verdict::Draw => self.draw_score() + self.drawing_room(tb)?,
+            crate::tb::Verdict::Draw if history_may_lose_draw(&self.game, depth) => return None,
+            crate::tb::Verdict::Draw => {
+                let params = self.shared.params;
+                self.draw_score() + drawing_room(&mut self.rooms, tb, &self.game, params)?
+            }
             v => table_score(
                 v,
                 ply,
@@ -241,57 +244,6 @@ impl<'a> Worker<'a> {
         };
         self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
         Some(score)
-    }
-
-    /// Whether, under `Repetition=forbid`, the game's history may turn a
-    /// table draw into a loss within the next `depth` plies: the side that
-    /// runs out of moves not repeating a position a third time must leave
-    /// the drawing ones. A third occurrence takes two more returns to a
-    /// position, at least 8 plies, unless one has already occurred twice
-    /// since the last capture. Beyond the horizon the table's draw stands.
-    #[inline]
-    fn history_may_lose_draw(&self, depth: i32) -> bool {
-        self.rules.repetition == Repetition::Forbid
-            && depth > 0
-            && (depth >= 8 || self.game.repetition_may_forbid())
-    }
-
-    /// Under `Repetition=forbid`, a table draw scored by the room each side
-    /// has to keep it: how many legal moves (the history respected) do not
-    /// lead to a table loss. The history squeezes a defender with one or two
-    /// drawing moves, each position occurring at most twice since the last
-    /// capture, until it must leave the draw; so among drawn positions the
-    /// side to move prefers those where it has room and its opponent has
-    /// none. The search sees that only where it reaches the repetitions; the
-    /// room points at them from further away. The weight fades to nothing
-    /// at the no-capture limit, which ends the squeeze. `None` when no legal
-    /// move keeps the draw: the position must be searched, not trusted.
-    fn drawing_room(&mut self, tb: &crate::tb::TableSet) -> Option<i32> {
-        let params = self.shared.params;
-        if self.rules.repetition != Repetition::Forbid || params.drawing_room_weight() == 0 {
-            return Some(0);
-        }
-        let pos = self.game.position();
-        let (free, theirs) = self.rooms.rooms(tb, &self.rules, pos);
-        // The history takes moves away: that room is this game's alone.
-        let forbidden = self.game.forbidden();
-        let ours = if forbidden.is_empty() {
-            free
-        } else {
-            room::room(tb, &self.rules, pos, |m| !forbidden.contains(m))
-        };
-        if ours == 0 {
-            return None;
-        }
-        let squeeze =
-            |room: i32| params.drawing_room_weight() * (params.drawing_room_enough() - room).max(0);
-        let score = squeeze(theirs) - squeeze(ours);
-        let limit = self.rules.no_capture_limit as i32;
-        if limit == 0 {
-            return Some(score);
-        }
-        let left = (limit - pos.plies_since_capture() as i32).max(0);
-        Some(score * left / limit)
     }
 
     /// A draw from the view of the side to move: worth `-contempt` to the root

@@ -5,7 +5,6 @@
 use crate::engine::eval::Weights;
 use crate::engine::nnue::Network;
 use crate::engine::params::{LmrTable, SearchParams};
-use crate::engine::score::TB_BOUND;
 use crate::engine::tt::TranspositionTable;
 use crate::rules::Move;
 use std::sync::Mutex;
@@ -330,31 +329,11 @@ pub struct SearchLimits {
     pub searchmoves: Vec<Move>,
     /// Lines to report, best first (MultiPV, at least 1).
     pub multipv: usize,
-    /// At a table-draw root, the moves into a table loss too long for the
-    /// no-capture limit: scored at most [`LONG_LOSS_CAP`], below every
-    /// table draw the search does not find lost.
-    pub long_losses: Vec<Move>,
-    /// Root captures into a table draw the proof with the history finds
-    /// lost: scored at most [`HISTORY_LOSS_CAP`].
-    pub history_losses: Vec<Move>,
+    /// Root moves whose score is capped, with the cap: a score above it is
+    /// the cap (a capture into a table draw the game's history is proven
+    /// to lose, [`crate::engine`]'s tablebases module).
+    pub root_caps: Vec<(Move, i32)>,
 }
-
-/// The most a root move into a table loss too long for the no-capture
-/// limit scores: below every score but a loss the search proved. Such a
-/// loss is a draw only if the opponent cannot force a capture that starts
-/// the count afresh, which a short search rarely sees, and the search
-/// scores it by the evaluation, as it does a table draw it searches; a
-/// table draw is a draw but for the history. So a long loss is played
-/// only where the search finds the draws lost (the history taking them),
-/// as it may be the one move that holds. Reported as the draw: the
-/// root's lines are (see `as_table_draw`).
-pub const LONG_LOSS_CAP: i32 = HISTORY_LOSS_CAP + 1;
-
-/// The most a root capture into a table draw the history is proven to
-/// lose scores: a loss, of unknown length, below a long loss (which may
-/// be a draw) and above the losses the search proved (which may come
-/// sooner); still a centipawn score, not a table loss of some length.
-pub const HISTORY_LOSS_CAP: i32 = -(TB_BOUND - 1);
 
 #[cfg(test)]
 mod tests {

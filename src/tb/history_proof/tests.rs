@@ -26,8 +26,15 @@ fn fresh_memory() -> ProofMemory {
     ProofMemory::new(1 << 20)
 }
 
-fn settle(game: &Game) -> HistoryVerdict {
-    under_history(tables(), game, 1_000_000, &mut fresh_memory()).0
+fn settle(game: &Game) -> ProofVerdict {
+    prove_under_history(
+        tables(),
+        game,
+        Question::Verdict,
+        1_000_000,
+        &mut fresh_memory(),
+    )
+    .0
 }
 
 fn moves(texts: &[&str]) -> Vec<Move> {
@@ -50,7 +57,7 @@ fn near_the_limit_the_move_the_history_leaves_holds_and_another_loses() {
     let shuffled = game(SHUFFLED_FEN, &SHUFFLED);
     assert_eq!(tables().probe(shuffled.position()), Some(Verdict::Draw));
     let held = settle(&shuffled);
-    let HistoryVerdict::Held {
+    let ProofVerdict::Held {
         losing, may_win, ..
     } = &held
     else {
@@ -64,12 +71,12 @@ fn near_the_limit_the_move_the_history_leaves_holds_and_another_loses() {
     // Blue, to move, forces the lion out of the draw.
     let won = settle(&after);
     assert!(
-        matches!(won, HistoryVerdict::Won(ref m) if !m.is_empty()),
+        matches!(won, ProofVerdict::Won(ref m) if !m.is_empty()),
         "{won:?}"
     );
     // With the whole no-capture limit ahead, the lion is lost.
     let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
-    assert_eq!(settle(&game(&early, &SHUFFLED)), HistoryVerdict::Lost);
+    assert_eq!(settle(&game(&early, &SHUFFLED)), ProofVerdict::Lost);
 }
 
 #[test]
@@ -81,11 +88,12 @@ fn only_a_table_draw_under_forbid_with_drawn_history_is_searched() {
     };
     let shuffled = Game::from_fen_and_moves(rules, SHUFFLED_FEN, &SHUFFLED).unwrap();
     let losing = Vec::new();
-    assert_eq!(settle(&shuffled), HistoryVerdict::Unknown { losing });
+    assert_eq!(settle(&shuffled), ProofVerdict::Unknown { losing });
     // A budget too small to settle it.
     let fresh = game(SHUFFLED_FEN, &[]);
-    let (verdict, nodes) = under_history(tables(), &fresh, 2, &mut fresh_memory());
-    assert!(matches!(verdict, HistoryVerdict::Unknown { .. }) && nodes <= 2);
+    let (verdict, nodes) =
+        prove_under_history(tables(), &fresh, Question::Verdict, 2, &mut fresh_memory());
+    assert!(matches!(verdict, ProofVerdict::Unknown { .. }) && nodes <= 2);
 }
 
 #[test]
@@ -98,20 +106,30 @@ fn a_memory_keeps_what_a_proof_learnt_for_the_next_move() {
     let mut memory = fresh_memory();
     let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
     let start = game(&early, &SHUFFLED[..2]);
-    let (first, spent) = under_history(tables(), &start, budget, &mut memory);
-    assert_eq!(first, HistoryVerdict::Lost);
-    let (again, respent) = under_history(tables(), &start, budget, &mut memory);
+    let (first, spent) =
+        prove_under_history(tables(), &start, Question::Verdict, budget, &mut memory);
+    assert_eq!(first, ProofVerdict::Lost);
+    let (again, respent) =
+        prove_under_history(tables(), &start, Question::Verdict, budget, &mut memory);
     assert_eq!(again, first);
     assert!(respent <= 2 && respent < spent, "{respent} of {spent}");
     let mut on = start.clone();
     on.make(on.legal_moves()[0]);
-    let (HistoryVerdict::Won(winning), _) = under_history(tables(), &on, budget, &mut memory)
+    let (ProofVerdict::Won(winning), _) =
+        prove_under_history(tables(), &on, Question::Verdict, budget, &mut memory)
     else {
         panic!("the dog wins after the lion's move");
     };
     on.make(winning[0]);
-    let (fresh, fresh_spent) = under_history(tables(), &on, budget, &mut fresh_memory());
-    let (kept, kept_spent) = under_history(tables(), &on, budget, &mut memory);
+    let (fresh, fresh_spent) = prove_under_history(
+        tables(),
+        &on,
+        Question::Verdict,
+        budget,
+        &mut fresh_memory(),
+    );
+    let (kept, kept_spent) =
+        prove_under_history(tables(), &on, Question::Verdict, budget, &mut memory);
     assert_eq!(kept, fresh);
     assert!(
         kept_spent < fresh_spent,
@@ -124,23 +142,29 @@ fn a_lost_draw_is_searched_once_and_a_win_is_asked_only_where_the_draw_is_held()
     let budget = 1_000_000;
     let early = SHUFFLED_FEN.replace(" 80 ", " 0 ");
     let lost = game(&early, &SHUFFLED);
-    let (held, held_spent) = held_under_history(tables(), &lost, budget, &mut fresh_memory());
-    let (outcome, spent) = under_history(tables(), &lost, budget, &mut fresh_memory());
+    let (held, held_spent) = prove_held(tables(), &lost, budget.into(), &mut fresh_memory());
+    let (outcome, spent) = prove_under_history(
+        tables(),
+        &lost,
+        Question::Verdict,
+        budget,
+        &mut fresh_memory(),
+    );
     assert_eq!(
         (&held, &outcome),
-        (&HistoryVerdict::Lost, &HistoryVerdict::Lost)
+        (&ProofVerdict::Lost, &ProofVerdict::Lost)
     );
     // The win is not asked of a lost draw: no second search.
     assert_eq!(spent, held_spent);
     // Blue forces the lion out after e2e1: it holds, and it wins.
     let mut won = game(SHUFFLED_FEN, &SHUFFLED);
     won.play_text("e2e1").unwrap();
-    let (held, _) = held_under_history(tables(), &won, budget, &mut fresh_memory());
+    let (held, _) = prove_held(tables(), &won, budget.into(), &mut fresh_memory());
     assert!(
-        matches!(held, HistoryVerdict::Held { ref holding, .. } if !holding.is_empty()),
+        matches!(held, ProofVerdict::Held { ref holding, .. } if !holding.is_empty()),
         "{held:?}"
     );
-    assert!(matches!(settle(&won), HistoryVerdict::Won(_)));
+    assert!(matches!(settle(&won), ProofVerdict::Won(_)));
 }
 
 #[test]
@@ -153,14 +177,21 @@ fn a_memory_too_small_for_the_proof_gives_the_same_verdicts_for_more_work() {
     won.play_text("e2e1").unwrap();
     let mut extra = 0;
     for position in [game(&early, &SHUFFLED), game(SHUFFLED_FEN, &SHUFFLED), won] {
-        let (roomy, roomy_spent) = under_history(tables(), &position, budget, &mut fresh_memory());
+        let (roomy, roomy_spent) = prove_under_history(
+            tables(),
+            &position,
+            Question::Verdict,
+            budget,
+            &mut fresh_memory(),
+        );
         let small = &mut ProofMemory::new(8);
-        let (cramped, cramped_spent) = under_history(tables(), &position, budget, small);
+        let (cramped, cramped_spent) =
+            prove_under_history(tables(), &position, Question::Verdict, budget, small);
         // The same verdict and holds; the losing moves listed are those
         // each search came to prove, which a search made again may add to.
         assert_eq!(cramped.word(), roomy.word());
-        let holding = |v: &HistoryVerdict| match v {
-            HistoryVerdict::Held { holding, .. } => holding.clone(),
+        let holding = |v: &ProofVerdict| match v {
+            ProofVerdict::Held { holding, .. } => holding.clone(),
             _ => Vec::new(),
         };
         assert_eq!(holding(&cramped), holding(&roomy));
@@ -187,8 +218,14 @@ fn a_long_proof_reports_its_progress_over_both_questions() {
             report: |positions| REPORTED.lock().unwrap().push(positions),
         }),
     };
-    let (verdict, spent) = under_history(tables(), &won, budget, &mut fresh_memory());
-    assert!(matches!(verdict, HistoryVerdict::Won(_)), "{verdict:?}");
+    let (verdict, spent) = prove_under_history(
+        tables(),
+        &won,
+        Question::Verdict,
+        budget,
+        &mut fresh_memory(),
+    );
+    assert!(matches!(verdict, ProofVerdict::Won(_)), "{verdict:?}");
     let reported = REPORTED.lock().unwrap().clone();
     // Every 7 positions, counted over both searches: the second goes on
     // from the first's count.
@@ -214,14 +251,14 @@ fn a_settled_position_once_in_the_history_leaves_the_proof_exact_twice_it_does_n
     assert_eq!(tables().probe(aside.position()), Some(Verdict::Draw));
     let once = settle(&aside);
     assert!(
-        !matches!(once, HistoryVerdict::Unknown { .. }),
+        !matches!(once, ProofVerdict::Unknown { .. }),
         "settled once in the history: {once:?}"
     );
     let round = ["g2f2", "f3e3", "f2g2", "e3f3"];
     let twice = game(&start, &[&THROWN_AWAY[..], &round[..]].concat());
     assert_eq!(twice.position().key(), aside.position().key());
     let losing = Vec::new();
-    assert_eq!(settle(&twice), HistoryVerdict::Unknown { losing });
+    assert_eq!(settle(&twice), ProofVerdict::Unknown { losing });
 }
 
 #[test]

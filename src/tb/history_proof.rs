@@ -1,31 +1,40 @@
-//! Table draws under the game's history. The tables answer for the board
-//! alone; under `Repetition=forbid` no position may occur a third time
-//! since the last capture, and a side with few drawing moves can be
-//! squeezed out of them: a table draw may be a forced loss. Whether it is
-//! depends on the history too, so it is decided by a proof search (df-pn)
-//! over positions *with* their history, from the game at hand.
+//! Table draws under the game's history: a proof search of what the tables
+//! cannot know. The tables answer for the board alone, but under
+//! `Repetition=forbid` no position may occur a third time since the last
+//! capture, so a side with few drawing moves can be squeezed out of a draw
+//! the tables call a draw: the value depends on the path, the problem known
+//! as graph-history interaction. This module decides such a draw exactly,
+//! or says it could not within its budget, by df-pn over positions *with*
+//! their history.
 //!
-//! The search stays within the tables' drawn positions of the material on
-//! the board, and the attacker's wins too long for the no-capture limit
-//! (no draws: a capture on the way starts the count afresh; the
-//! defender's are taken as held, as the limit at least draws them but for
-//! the history), and ends where they do:
-//! - a move that leaves the opponent in a position the tables call lost
-//!   for it, in no more plies than the no-capture limit leaves, wins. That
-//!   win stands under `forbid` when every position since the last capture
-//!   was a table draw or a win or loss too long for what the limit leaves
-//!   at the root (checked before the search, [`unsettled_by_tables`]) or
-//!   where the search met it, or else occurred only once: the winner's
-//!   fastest line never meets the first (their verdict, or their
-//!   distance, which exceeds what the limit leaves) nor itself (its
-//!   distance falls), and meets one of the others at most once, its second
-//!   occurrence, which the rule allows;
-//! - a side without a legal move loses (the history forbids them all);
-//! - the no-capture limit ends it in a draw.
+//! **The question.** [`prove_under_history`]: at a table draw, with the side
+//! to move, either the whole verdict ([`Question::Verdict`]: is the draw
+//! held, and if so is it won) or only whether the side to move forces a win
+//! ([`Question::Win`]), with one answer type, [`ProofVerdict`].
 //!
-//! A capture into a smaller table draw starts the history afresh, and the
-//! search goes on there. A proof is exact, and so is a refutation but for
-//! the defender's too-long wins it takes as held.
+//! **The state.** A position, its no-capture clock, who attacks, and the
+//! positions since the last capture with how often each occurred (hashed).
+//! The history grows with every move, so no state recurs on a line.
+//!
+//! **The moves searched.** Those the history allows, within the tables'
+//! drawn positions of the material on the board, plus the attacker's wins
+//! too long for the no-capture limit (a capture on the way starts the count
+//! afresh); a capture into a smaller table draw starts the history afresh
+//! and the search goes on there.
+//!
+//! **The terminals.**
+//! - A move into a position the tables call lost for the side to move, in
+//!   no more plies than the no-capture limit leaves: the mover wins.
+//! - A side without a legal move (the history forbids them all) loses.
+//! - The no-capture limit, and the defender's wins too long for it: a draw.
+//! - A position outside the tables: not the attacker's to force.
+//!
+//! **What is exact.** A proof (won, lost) is exact. A refutation (held) is
+//! exact but for the defender's too-long wins, taken as held. The proof
+//! applies only where every position since the last capture that occurred
+//! twice is unsettled by the tables ([`unsettled_by_tables`]): a winner's
+//! fastest line meets a settled one at most once more, its second
+//! occurrence, which the rule allows; twice, the rule may bar that line.
 
 use super::set::{TableSet, plies_before_limit};
 use super::verdict::Verdict;
@@ -37,9 +46,20 @@ mod verdicts;
 use memory::{Numbers, mix};
 pub use memory::{ProofMemory, STATE_BYTES};
 
+/// What to prove at a table draw, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// The whole verdict: is the draw held under the history, and where it
+    /// is, does the side to move force a win? (`tb probe --history`.)
+    Verdict,
+    /// Only whether the side to move forces a win: where the opponent has
+    /// just captured into this draw, a win is a loss for the capture.
+    Win,
+}
+
 /// What the history makes of a table draw, for the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum HistoryVerdict {
+pub enum ProofVerdict {
     /// It forces the opponent out of the draw: these moves keep the win.
     Won(Vec<Move>),
     /// The opponent cannot force it out of the draw; after the moves
@@ -49,12 +69,14 @@ pub enum HistoryVerdict {
         losing: Vec<Move>,
         /// Moves proven to hold it (at least one).
         holding: Vec<Move>,
-        /// The side to move may also win: that was not asked, or not
-        /// refuted within the budget.
+        /// The side to move may also win: not refuted within the budget.
         may_win: bool,
     },
     /// The opponent forces it out of the draw, whatever the move.
     Lost,
+    /// It forces no win ([`Question::Win`] asks no more: the draw may be
+    /// held or lost).
+    NotWon,
     /// Not decided within the budget (the moves listed are proven to lose
     /// the draw), or not a case the search handles (none listed).
     Unknown {
@@ -63,14 +85,15 @@ pub enum HistoryVerdict {
     },
 }
 
-impl HistoryVerdict {
-    /// The verdict in one word: `won`, `held`, `lost` or `unknown`.
+impl ProofVerdict {
+    /// The verdict in one word: `won`, `held`, `lost`, `not-won` or `unknown`.
     pub fn word(&self) -> &'static str {
         match self {
-            HistoryVerdict::Won(_) => "won",
-            HistoryVerdict::Held { .. } => "held",
-            HistoryVerdict::Lost => "lost",
-            HistoryVerdict::Unknown { .. } => "unknown",
+            ProofVerdict::Won(_) => "won",
+            ProofVerdict::Held { .. } => "held",
+            ProofVerdict::Lost => "lost",
+            ProofVerdict::NotWon => "not-won",
+            ProofVerdict::Unknown { .. } => "unknown",
         }
     }
 }
@@ -114,89 +137,70 @@ impl From<u64> for ProofBudget {
 }
 
 /// What the history makes of the table draw at `game`'s position for the
-/// side to move, and the positions the search expanded (within `budget`,
-/// over both questions: the draw kept, then, where it is, a win in what
-/// that left); `memory` holds what earlier searches of the same game
-/// learnt. `Unknown` unless the rules forbid repetition, the position is
-/// unsettled by the tables (a table draw, or a win or loss longer than
-/// what the no-capture limit leaves now: see [`unsettled_by_tables`]) and
-/// so is every one since the last capture that occurred twice.
-pub fn under_history(
+/// side to move, as `question` asks, and the positions the search expanded
+/// (within `budget`, over both searches where the verdict needs two: the
+/// draw kept, then, where it is, a win in what that left); `memory` holds
+/// what earlier searches of the same game learnt. `Unknown` (for
+/// [`Question::Win`], `Unknown` too) where the proof does not apply: the
+/// rules allow repetition, the position is settled by the tables (see
+/// [`unsettled_by_tables`]), or a position since the last capture that
+/// occurred twice is.
+pub fn prove_under_history(
     tb: &TableSet,
     game: &Game,
+    question: Question,
     budget: impl Into<ProofBudget>,
     memory: &mut ProofMemory,
-) -> (HistoryVerdict, u64) {
+) -> (ProofVerdict, u64) {
     let budget = budget.into();
-    let (held, spent) = held_under_history(tb, game, budget, memory);
-    let HistoryVerdict::Held {
+    if !applies(tb, game) {
+        let losing = Vec::new();
+        return (ProofVerdict::Unknown { losing }, 0);
+    }
+    if question == Question::Win {
+        return prove_win(tb, game, budget, memory, 0);
+    }
+    let (held, spent) = prove_held(tb, game, budget, memory);
+    let ProofVerdict::Held {
         losing, holding, ..
     } = held
     else {
         return (held, spent);
     };
-    // The draw's question found the proof applies: the win's search
-    // starts at once, with what the budget has left.
+    // Where nothing else ends a line, a proof that the opponent forces the
+    // draw away and a refutation of the side to move forcing it away are
+    // the same tree: the win is asked only where the draw is held, so a
+    // lost draw is searched once.
     let (won, spent) = prove_win(tb, game, budget, memory, spent);
     let verdict = match won {
-        WinProof::Won(winning) => HistoryVerdict::Won(winning),
-        settled => HistoryVerdict::Held {
+        ProofVerdict::Won(winning) => ProofVerdict::Won(winning),
+        settled => ProofVerdict::Held {
             losing,
             holding,
-            may_win: settled == WinProof::Unsettled,
+            may_win: settled != ProofVerdict::NotWon,
         },
     };
     (verdict, spent)
 }
 
-/// Whether the side to move forces a win under the history
-/// ([`won_under_history`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WinProof {
-    /// It does: these moves keep the win.
-    Won(Vec<Move>),
-    /// It does not: the opponent keeps the draw (or wins).
-    Refuted,
-    /// Not settled within the budget, or not a case the proof handles.
-    Unsettled,
-}
-
-/// Whether the side to move at `game`'s table draw forces the opponent
-/// out of it under the history, and the positions the search expanded
-/// within `budget`: the other question of [`under_history`], asked alone
-/// where only a win matters (a move into a table draw the opponent then
-/// wins is a loss). `Unsettled` where [`under_history`] is `Unknown`
-/// without a search.
-pub fn won_under_history(
-    tb: &TableSet,
-    game: &Game,
-    budget: impl Into<ProofBudget>,
-    memory: &mut ProofMemory,
-) -> (WinProof, u64) {
-    if !applies(tb, game) {
-        return (WinProof::Unsettled, 0);
-    }
-    prove_win(tb, game, budget.into(), memory, 0)
-}
-
-/// The search of [`won_under_history`], where the proof applies
-/// ([`applies`]), after `spent` positions of `budget` went to another
-/// search of the question (they are counted in what it answers, and in
-/// its progress).
+/// Whether the side to move forces a win, where the proof applies, after
+/// `spent` positions of `budget` went to another search of the question
+/// (they are counted in what it answers, and in its progress): `Won`,
+/// `NotWon` or `Unknown`.
 fn prove_win(
     tb: &TableSet,
     game: &Game,
     budget: ProofBudget,
     memory: &mut ProofMemory,
     spent: u64,
-) -> (WinProof, u64) {
+) -> (ProofVerdict, u64) {
     let us = game.position().side_to_move();
     let mut attack = Proof::new(tb, game.clone(), us, budget, memory);
     attack.nodes = spent;
     let won = match attack.prove() {
-        PROVEN => WinProof::Won(attack.settled_moves(|(pn, _)| pn == 0)),
-        REFUTED => WinProof::Refuted,
-        _ => WinProof::Unsettled,
+        PROVEN => ProofVerdict::Won(attack.settled_moves(|(pn, _)| pn == 0)),
+        REFUTED => ProofVerdict::NotWon,
+        _ => ProofVerdict::Unknown { losing: Vec::new() },
     };
     (won, attack.nodes)
 }
@@ -217,40 +221,30 @@ fn applies(tb: &TableSet, game: &Game) -> bool {
         .all(|(pos, occurrences)| occurrences < 2 || unsettled_by_tables(tb, game, pos))
 }
 
-/// Whether the side to move at `game`'s table draw keeps the draw under
-/// the history: `Held` (a win not asked), `Lost` or `Unknown`, and the
-/// positions the search expanded within `budget`; the one question of
-/// [`under_history`] a side the search has given up needs, at half the
-/// cost where the draw is lost. (Where nothing else ends a line, a proof
-/// that the opponent forces the draw away and a refutation of the side to
-/// move forcing it away are the same tree: asked both, a lost draw is
-/// searched twice.) `Unknown` where [`under_history`] is.
-pub fn held_under_history(
+/// Whether the side to move keeps the draw, where the proof applies:
+/// `Held` (its win not asked), `Lost` or `Unknown`, and the positions the
+/// search expanded within `budget`.
+fn prove_held(
     tb: &TableSet,
     game: &Game,
-    budget: impl Into<ProofBudget>,
+    budget: ProofBudget,
     memory: &mut ProofMemory,
-) -> (HistoryVerdict, u64) {
-    if !applies(tb, game) {
-        let losing = Vec::new();
-        return (HistoryVerdict::Unknown { losing }, 0);
-    }
-    let budget = budget.into();
+) -> (ProofVerdict, u64) {
     let them = game.position().side_to_move().opponent();
     let mut defence = Proof::new(tb, game.clone(), them, budget, memory);
     let settled = defence.prove();
     let losing = defence.settled_moves(|(pn, _)| pn == 0);
     let verdict = match settled {
-        PROVEN => HistoryVerdict::Lost,
+        PROVEN => ProofVerdict::Lost,
         REFUTED => {
             let holding = defence.settled_moves(|(_, dn)| dn == 0);
-            HistoryVerdict::Held {
+            ProofVerdict::Held {
                 losing,
                 holding,
                 may_win: true,
             }
         }
-        _ => HistoryVerdict::Unknown { losing },
+        _ => ProofVerdict::Unknown { losing },
     };
     (verdict, defence.nodes)
 }
@@ -287,7 +281,7 @@ struct Proof<'a> {
     /// The numbers of the states searched, by [`Proof::state`].
     table: &'a mut ProofMemory,
     /// Positions expanded for the question, by this search and any
-    /// before it (see [`prove_win`]).
+    /// before it (see [`prove_under_history`]).
     nodes: u64,
     budget: ProofBudget,
     /// The deadline has passed: every position on the line returns.
@@ -399,8 +393,8 @@ impl<'a> Proof<'a> {
     /// harder to squeeze out of the draw (its proof number), an attacker
     /// with much harder to refute (its disproof number). Instead of 1 and
     /// 1 for every position: some 40 % fewer positions (and memory) for
-    /// the same proofs (`docs/tablebases-forbid.md`, "A proof that counts
-    /// the room").
+    /// the same proofs (docs/records/tablebases-forbid.md, "A proof that
+    /// counts the room").
     fn first_numbers(&self) -> Numbers {
         let pos = self.game.position();
         let attacking = pos.side_to_move() == self.attacker;
