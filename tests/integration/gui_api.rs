@@ -439,7 +439,7 @@ fn goodness(verdict: &Value) -> i64 {
     }
 }
 
-/// Issue 18: the state carries the tables' verdict on the position shown, as
+/// The state carries the tables' verdict on the position shown, as
 /// `doushou tb probe` gives it, and every legal move ranked by the verdict it
 /// leads to; a position outside the tables has none.
 #[test]
@@ -567,7 +567,7 @@ fn gui_refuses_other_rules_tables_and_ends_quietly_on_a_closed_pipe() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    // Bad input, exit 1, as `analyse` and `tb probe` say it (issue 26).
+    // Bad input, exit 1, as `analyse` and `tb probe` say it.
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
         err.contains("refused") && err.contains("DogOverWolf"),
@@ -589,7 +589,7 @@ fn gui_refuses_other_rules_tables_and_ends_quietly_on_a_closed_pipe() {
     assert_eq!(out.status.code(), Some(141), "{err}");
 }
 
-/// Issue 27: a page of another site, open in the same browser, cannot
+/// A page of another site, open in the same browser, cannot
 /// drive the server: a "simple" cross-site request (sent without asking
 /// first: a form's or `text/plain` body) gets 415, a foreign `Origin` 403,
 /// and neither makes a game.
@@ -658,7 +658,7 @@ fn open_stream(server: &GuiServer, id: &str) -> (std::io::BufReader<TcpStream>, 
     (reader, status.unwrap_or_else(|| panic!("{line:?}")))
 }
 
-/// Issue 27: held-open event streams do not cost a thread each, their number
+/// Held-open event streams do not cost a thread each, their number
 /// is capped with a 503 that says why, and the server still answers at once;
 /// a closed page's place is given back.
 #[test]
@@ -706,7 +706,7 @@ fn idle_event_streams_cost_no_threads_and_are_capped() {
     });
 }
 
-/// Issue 27: the server starts at most 8 engine processes over all its
+/// The server starts at most 8 engine processes over all its
 /// games; one more is refused with a message on the game's state, and an
 /// analysis stopped gives its process back.
 #[test]
@@ -759,7 +759,7 @@ fn engine_processes_are_bounded() {
     });
 }
 
-/// Issue 26 item 3, the GUI's half: where the tables hold the position
+/// The GUI's half: where the tables hold the position
 /// analysed, each line's score is the tables' verdict after its first move,
 /// from Red's view: a win or loss in plies as a mate in moves (as the
 /// protocol's `score mate` counts them), never a centipawn score such as

@@ -505,7 +505,7 @@ fn the_shipped_net_sees_the_start_as_level_and_an_elephant_as_a_lot() {
     );
 }
 
-/// The shipped net knows the repetition rule: the den standoff of issue 25
+/// The shipped net knows the repetition rule: the den standoff
 /// (Blue besieges Red's den; under `Repetition=draw` the defender may
 /// shuffle forever) gets another evaluation under that rule, and the net
 /// has an input for every rule family its data covered.

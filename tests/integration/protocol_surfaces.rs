@@ -1,5 +1,5 @@
 //! What protocol.md promises a GUI about a running search and about the
-//! endgame tables (issue 26), on the real binary through its pipes: a
+//! endgame tables, on the real binary through its pipes: a
 //! malformed command during a search gets its error line and nothing else,
 //! the search ending only by `stop` with one `bestmove`; every `go` that is
 //! refused when idle is answered `bestmove 0000`; a position the tables win

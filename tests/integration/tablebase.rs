@@ -508,7 +508,7 @@ fn the_binary_generates_resumes_and_probes() {
     assert_eq!(lines[4], "none");
     assert!(lines[5].starts_with("error:"), "{out}");
     // Under other rules the directory is refused: bad input, exit 1, as in
-    // `analyse` and `gui` (issue 26).
+    // `analyse` and `gui`.
     let (code, _, err) = tb(
         &[
             "probe",

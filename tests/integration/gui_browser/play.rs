@@ -96,7 +96,7 @@ fn a_game_is_played_set_up_and_analysed_in_a_browser() {
     });
 }
 
-/// Defects 1 and 2 of issue 20: the board fits the view (1366x768, 1280x900),
+/// The board fits the view (1366x768, 1280x900),
 /// and at a phone's width running analysis never widens the page.
 #[test]
 fn the_board_fits_every_screen() {
@@ -138,8 +138,7 @@ fn the_board_fits_every_screen() {
     );
 }
 
-/// Defects 3, 6, 7, 8, 10, 11, 12 and 14 of issue 20: what the page shows
-/// and keeps.
+/// What the page shows and keeps.
 #[test]
 fn the_page_keeps_what_was_typed_and_says_things_right() {
     let Some(page) = Page::start(&[]) else {
@@ -255,8 +254,7 @@ fn the_page_keeps_what_was_typed_and_says_things_right() {
     assert_eq!(rank, "0");
 }
 
-/// Defects 5 and 9 of issue 20, and what players expect of a game: the
-/// end shown beside the board and dismissed, records naming who played,
+/// What players expect of a game: the end shown beside the board and dismissed, records naming who played,
 /// clocks whose flag falls, resign, takeback, a declined draw, the board
 /// turned for Blue, Home/End, the .pgn download, animals in the move list.
 #[test]
@@ -440,8 +438,7 @@ fn games_end_are_recorded_and_can_be_taken_back() {
     });
 }
 
-/// Defects 4 and 13 of issue 20, the review with its graph, clickable and
-/// chosen analysis engines, and levels.
+/// The review with its graph, clickable and chosen analysis engines, and levels.
 #[test]
 fn a_game_is_reviewed_and_analysed() {
     let bin = env!("CARGO_BIN_EXE_doushou");

@@ -36,7 +36,7 @@ fn set_view(browser: &Browser, width: u32, height: u32) {
     browser.set_window(width + bars[0], height + bars[1]);
 }
 
-/// Issue 26 item 8: the error banner sits clear of every control (on a
+/// The error banner sits clear of every control (on a
 /// phone, where the page scrolls under it, it goes by itself); at
 /// 1366x768 the page does not scroll (one scrollbar at most, the panel's);
 /// the best-move arrow starts at the edge of the piece; the move list

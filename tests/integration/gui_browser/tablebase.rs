@@ -24,7 +24,7 @@ fn table_page() -> Option<Page> {
     Some(page)
 }
 
-/// Issue 18: with `--tablebases` the page shows the tables' verdict on a
+/// With `--tablebases` the page shows the tables' verdict on a
 /// position they hold and its moves ranked (a click plays one), and hides the
 /// panel for a position they do not hold.
 #[test]
@@ -62,7 +62,7 @@ fn the_tablebase_panel_shows_the_verdict_and_the_ranked_moves() {
     assert_eq!(ranked_moves(browser), expected);
     assert_eq!(expected[0].1, verdict, "the best move keeps the verdict");
 
-    // Issue 26 item 3: the analysis scores the position as the tables do,
+    // The analysis scores the position as the tables do,
     // a mate in moves, not centipawns.
     page.post("analysis", serde_json::json!({"on": true, "multipv": 3}));
     let mate = format!("+#{}", plies.parse::<u32>().unwrap().div_ceil(2));

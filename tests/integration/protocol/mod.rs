@@ -11,7 +11,7 @@
 //! `dev/protocol_latency.rs`).
 //!
 //! The module `promised` holds tests of behaviour that protocol.md promises
-//! and the engine lacked when they were written (reported on issue 3):
+//! and the engine once lacked:
 //! commands that change state during a search, a valid `setoption` with no
 //! position held, escaping of quoted input, `bench` keeping the position,
 //! `moves` in a finished game, `go` with no limit waiting for `stop`.

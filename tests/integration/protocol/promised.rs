@@ -1,5 +1,4 @@
-//! Behaviour protocol.md promises that the engine lacked when these tests were
-//! written (see the report of issue 3).
+//! Behaviour protocol.md promises that the engine once lacked.
 
 use super::*;
 
