@@ -277,3 +277,26 @@ fn load_net(value: &str) -> Result<Arc<Network>, OptionError> {
     );
     Ok(Arc::new(net))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::Engine;
+    use crate::util::options::OptionKind;
+
+    #[test]
+    fn the_hidden_options_are_listed_only_by_a_tune_build_and_set_by_any() {
+        let listed: Vec<&str> = Engine::option_list().iter().map(|(n, _)| *n).collect();
+        let hidden = Engine::hidden_options();
+        assert!(hidden.iter().any(|(n, _)| n.starts_with("Search_")));
+        let mut engine = Engine::new();
+        for (name, kind) in hidden {
+            assert_eq!(listed.contains(&name), cfg!(feature = "tune"), "{name}");
+            let value = match kind {
+                OptionKind::Check { default } => default.to_string(),
+                OptionKind::Spin { default, .. } => default.to_string(),
+                other => panic!("{name}: {other:?}"),
+            };
+            engine.set_option(name, Some(&value)).unwrap();
+        }
+    }
+}

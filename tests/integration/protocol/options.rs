@@ -92,3 +92,31 @@ fn every_uci_option_is_documented_in_protocol_md() {
         "options printed by uci but not documented as `Name` in protocol.md: {missing:?}"
     );
 }
+
+/// protocol.md's option tables name exactly the options `uci` lists, in a
+/// default build: none more (an option since removed), none fewer, and no
+/// hidden `Search_*` switch or search parameter, which only a build with
+/// the `tune` feature lists.
+#[test]
+fn protocol_md_lists_exactly_the_options_uci_lists() {
+    let mut e = EngineProcess::spawn();
+    let listed: BTreeSet<String> = uci_options(&mut e).into_iter().map(|o| o.name).collect();
+    e.finish();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md");
+    let doc = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+    let section = doc
+        .split("\n## ")
+        .find(|s| s.starts_with("Options"))
+        .expect("protocol.md has an Options section");
+    let documented: BTreeSet<String> = section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once('`'))
+        .map(|(name, _)| name.to_string())
+        .collect();
+    assert_eq!(documented, listed);
+    assert!(
+        !listed.iter().any(|n| n.starts_with("Search_") || n == "LMR_BASE_X100"),
+        "{listed:?}"
+    );
+}
