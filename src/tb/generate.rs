@@ -1,4 +1,4 @@
-//! Retrograde analysis of one material (docs/tablebases.md, "Generation").
+//! Retrograde analysis of one material (`doushou tb generate`, docs/tablebases.md).
 //!
 //! Every position's moves are sorted into three kinds: den entries (a win in
 //! one), captures (whose value the smaller material's table already holds) and
