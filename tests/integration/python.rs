@@ -88,19 +88,25 @@ fn the_python_package_installs_and_its_suite_passes() {
         std::iter::once(bin.to_path_buf()).chain(std::env::split_paths(&path)),
     )
     .expect("PATH joins");
-    run(
-        Command::new(&venv_python)
-            .args(["-m", "pip", "install", "--quiet", "--no-build-isolation"])
-            .arg(root.join("python"))
-            .env("PATH", &path)
-            .env("CARGO_TARGET_DIR", work.join("python-build"))
-            // The suite needs the extension's behaviour, not its speed: a
-            // less optimised build in parallel units takes a fraction of
-            // the release profile's time.
-            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
-            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
-        "pip install ./python",
-    );
+    // Installed again only when a source it is built from has changed.
+    let stamp = work.join("python-venv").join("doushou-sources");
+    let sources = sources_fingerprint(root);
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(sources.as_str()) {
+        run(
+            Command::new(&venv_python)
+                .args(["-m", "pip", "install", "--quiet", "--no-build-isolation"])
+                .arg(root.join("python"))
+                .env("PATH", &path)
+                .env("CARGO_TARGET_DIR", work.join("python-build"))
+                // The suite needs the extension's behaviour, not its speed:
+                // a less optimised build in parallel units takes a fraction
+                // of the release profile's time.
+                .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
+                .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16"),
+            "pip install ./python",
+        );
+        std::fs::write(&stamp, &sources).expect("the sources' stamp is written");
+    }
     let printed = run(
         Command::new(&venv_python).args(["-c", "import doushou; print(doushou.Board())"]),
         "printing the start position",
@@ -128,4 +134,41 @@ fn the_python_package_installs_and_its_suite_passes() {
         "every test of the suite is to run and pass: {last}"
     );
     eprintln!("pytest: {last}");
+}
+
+/// A fingerprint of what the package is built from: every file of `src/`,
+/// `python/` (its tests aside), `nets/` and the manifests, by path, length
+/// and modification time.
+fn sources_fingerprint(root: &Path) -> String {
+    fn walk(dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if !path.ends_with("tests") && !path.ends_with("__pycache__") {
+                    walk(&path, out);
+                }
+            } else if let Ok(meta) = entry.metadata() {
+                let modified = meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+                out.push(format!("{} {} {:?}", path.display(), meta.len(), modified));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for dir in ["src", "python", "nets"] {
+        walk(&root.join(dir), &mut files);
+    }
+    for file in ["Cargo.toml", "Cargo.lock"] {
+        files.push(format!(
+            "{:?}",
+            std::fs::metadata(root.join(file)).map(|m| m.modified().ok())
+        ));
+    }
+    files.sort();
+    files.join("\n")
 }

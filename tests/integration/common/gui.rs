@@ -301,6 +301,9 @@ impl Browser {
             "--disable-component-update",
             "--disable-sync",
             "--disable-dev-shm-usage",
+            "--disable-extensions",
+            "--disable-features=Translate,OptimizationHints,MediaRouter,BackForwardCache",
+            "--renderer-process-limit=1",
             "--window-size=1280,1000",
             &format!("--user-data-dir={}", browser.profile.display()),
         ];

@@ -116,7 +116,9 @@ fn protocol_md_lists_exactly_the_options_uci_lists() {
         .collect();
     assert_eq!(documented, listed);
     assert!(
-        !listed.iter().any(|n| n.starts_with("Search_") || n == "LMR_BASE_X100"),
+        !listed
+            .iter()
+            .any(|n| n.starts_with("Search_") || n == "LMR_BASE_X100"),
         "{listed:?}"
     );
 }

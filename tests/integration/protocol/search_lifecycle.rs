@@ -31,14 +31,14 @@ fn no_limit_ends_the_answer_of_infinite_or_ponder() {
     let moves = ["g3g4"];
     e.quiet(&position_cmd("startpos", &moves));
     let game = game("startpos", &moves);
-    for round in 0..3 {
+    for release_by_ponderhit in [true, false] {
         for limits in QUICK_LIMITS {
             for kind in ["infinite", "ponder"] {
                 let go = format!("go {kind} {limits}");
                 let mut lines = no_bestmove_yet(&mut e, &go);
-                // Ponder searches end one round in three by ponderhit: the
-                // limits, counted from it, then let the move out.
-                let release = if kind == "ponder" && round != 1 {
+                // Ponder searches end once by ponderhit (the limits, counted
+                // from it, then let the move out) and once by stop.
+                let release = if kind == "ponder" && release_by_ponderhit {
                     "ponderhit"
                 } else {
                     "stop"
@@ -56,11 +56,11 @@ fn no_limit_ends_the_answer_of_infinite_or_ponder() {
 #[test]
 fn a_clock_without_the_movers_time_still_gets_a_move() {
     let mut e = EngineProcess::start();
-    let cases: [(&[&str], &str); 6] = [
-        (&[], "go btime 1000"),
-        (&[], "go winc 100"),
-        (&[], "go movestogo 5"),
+    // Red to move with Blue's clock only, or no clock but an increment or
+    // a move count; Blue to move with Red's clock only, or increments.
+    let cases: [(&[&str], &str); 4] = [
         (&[], "go btime 500 binc 100"),
+        (&[], "go movestogo 5"),
         (&["g3g4"], "go wtime 1000"),
         (&["g3g4"], "go winc 100 binc 100"),
     ];

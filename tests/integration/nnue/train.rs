@@ -30,7 +30,7 @@ fn file(name: &str) -> String {
     scratch().join(name).display().to_string()
 }
 
-/// About 6000 labelled positions from 60 short games, made once per run, by
+/// About 4000 labelled positions from 40 short games, made once per run, by
 /// the linear evaluation at 3000 nodes a move: data that does not change when
 /// the shipped net does, and decisive enough (about half the positions from
 /// won or lost games) that the validation loss measures something. Shallower
@@ -42,7 +42,7 @@ fn data() -> &'static str {
         run_tool(&[
             "selfplay",
             "--games",
-            "60",
+            "40",
             "--nodes",
             "3000",
             "--max-plies",
@@ -207,10 +207,10 @@ fn positions(count: usize) -> Vec<Position> {
 #[test]
 fn training_lowers_the_validation_loss_and_writes_a_net_the_engine_can_read() {
     let out = file("net.nnue");
-    // A fifth held out: several blocks of whole games, not one game's noise.
+    // A third held out: several blocks of whole games, not one game's noise.
     let run = train(
         &out,
-        &["--epochs", "4", "--seed", "3", "--validation", "0.2"],
+        &["--epochs", "4", "--seed", "3", "--validation", "0.33"],
     );
     run.assert_ok("train");
     let losses = validation_losses(&run.stderr);

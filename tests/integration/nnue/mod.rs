@@ -6,6 +6,8 @@
 //!
 //! The nets here have random weights (no trainer needed); the ignored test
 
+mod train;
+
 use crate::common;
 
 use common::{EngineProcess, every_switch, random_move};
@@ -488,7 +490,7 @@ fn the_score_is_the_documented_integer_formula() {
 
 #[test]
 fn the_shipped_net_sees_the_start_as_level_and_an_elephant_as_a_lot() {
-    let net = Network::from_bytes(include_bytes!("../../nets/default.nnue")).unwrap();
+    let net = Network::from_bytes(include_bytes!("../../../nets/default.nnue")).unwrap();
     let score = |fen: &str| net.evaluate_position(&fen.parse().unwrap());
     let start = score("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1");
     assert!(start.abs() < 150, "start position {start}");
@@ -511,7 +513,7 @@ fn the_shipped_net_sees_the_start_as_level_and_an_elephant_as_a_lot() {
 /// has an input for every rule family its data covered.
 #[test]
 fn the_shipped_net_evaluates_a_standoff_by_the_repetition_rule() {
-    let net = Network::from_bytes(include_bytes!("../../nets/default.nnue")).unwrap();
+    let net = Network::from_bytes(include_bytes!("../../../nets/default.nnue")).unwrap();
     let pos: Position = "1L5/2t1w2/7/4R2/C2W3/1r5/7/1e2D2/2T2P1 b 4 66"
         .parse()
         .unwrap();

@@ -5,19 +5,29 @@
 
 use crate::common;
 
-use common::{BIN, temp_dir};
+use common::BIN;
 use doushou::engine::{Engine, GoLimits};
 use doushou::rules::{Game, Move, Outcome, Rules, Side};
 use doushou::tb::{self, Material, TableSet, Verdict};
 use doushou::util::rng::SplitMix64;
 use std::path::{Path, PathBuf};
 
+/// A directory of tables called `name` that every run of the tests shares:
+/// `tb generate` keeps a valid file it finds, so a second run reads the
+/// tables instead of making them again (the generator itself is checked
+/// afresh by the `tablebase` tests).
+fn shared_tables(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("history-proof-tables")
+        .join(name)
+}
+
 /// The game from `fen` after `moves` (the game's moves, blank-separated)
-/// and the tables of its material, made into a fresh temp dir `name`.
+/// and the tables of its material, in the shared directory `name`.
 fn game_with_tables(fen: &str, moves: &str, name: &str) -> (Game, TableSet, PathBuf) {
     let moves: Vec<&str> = moves.split_whitespace().collect();
     let game = Game::from_fen_and_moves(Rules::JUNGLE, fen, &moves).unwrap();
-    let dir = temp_dir(name);
+    let dir = shared_tables(name);
     let material = Material::of(game.position());
     let set = tb::generate(&dir, Rules::JUNGLE, &[material.canonical()], |_| {}).unwrap();
     (game, set, dir)
@@ -34,7 +44,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
         .join("bench-positions")
         .join("tb-draws-lost.txt");
     let entries = doushou::tools::races::read_suite_file(&suite).unwrap();
-    let dir = temp_dir("squeeze");
+    let dir = shared_tables("squeeze");
     let budget = 1_000_000;
     for entry in [&entries[0], &entries[3]] {
         let spec = &entry.position;
