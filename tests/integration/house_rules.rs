@@ -1,7 +1,8 @@
 //! The house rules a reader can check without running anything: every source
 //! file reads in one sitting, errors are typed, and the user's pages (README,
 //! protocol.md, docs/ outside docs/records/) name no issue and no commit id,
-//! which belong to the records.
+//! which belong to the records; README stays short and docs/README.md
+//! indexes every page.
 
 use std::path::{Path, PathBuf};
 
@@ -116,6 +117,23 @@ fn the_users_pages_name_no_issue_and_no_commit_id() {
         faults.is_empty(),
         "move these to docs/records/:\n{}",
         faults.join("\n")
+    );
+}
+
+#[test]
+fn readme_is_short_and_the_docs_index_links_every_page() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.lines().count() <= 250, "README.md is over 250 lines");
+    let index = std::fs::read_to_string(root().join("docs/README.md")).unwrap();
+    let unlinked: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md") && name != "README.md")
+        .filter(|name| !index.contains(&format!("({name}")))
+        .collect();
+    assert!(
+        unlinked.is_empty(),
+        "docs/README.md does not link {unlinked:?}"
     );
 }
 
