@@ -27,7 +27,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub hidden: Option<usize>,
     /// Train until this many epochs are done (a resumed run's included).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = crate::cli::args::positive::<usize>())]
     pub epochs: usize,
     /// Positions per minibatch (one Adam step).
     #[arg(long, default_value_t = 16384)]

@@ -318,6 +318,7 @@ fn every_tool_refuses_the_same_numbers_out_of_range_with_exit_2() {
     refused.extend([
         vec!["analyse", "--nodes", "0"],
         vec!["selfplay", "--nodes", "0", "--out", out],
+        vec!["train", "--data", out, "--out", out, "--epochs", "0"],
         [&engines[..], &["--nodes", "0"]].concat(),
         vec!["analyse", "--movetime", "0"],
         [&engines[..], &["--movetime", "0"]].concat(),
