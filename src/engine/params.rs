@@ -125,6 +125,12 @@ search_params! {
     /// defender that can shuffle to a draw is worth more than its material
     /// says. 100: whole, as under the other rules.
     standoff_percent = "STANDOFF_PERCENT": 40 in 0..=100 step 5;
+    /// With a no-capture limit, the evaluation fades towards the draw score
+    /// as the plies since the last capture grow, linearly, keeping this
+    /// percentage of its distance from the draw at the limit: a side that is
+    /// better but shuffles sees its advantage fade, so it prefers the capture
+    /// that resets the count.
+    no_capture_fade_percent = "NO_CAPTURE_FADE_PERCENT": 50 in 0..=100 step 5;
     /// Under `Repetition=forbid`, what each drawing move a side lacks below
     /// [`SearchParams::drawing_room_enough`] costs it in a table draw,
     /// centipawns (`Worker::drawing_room`); 0 scores every table draw alike.

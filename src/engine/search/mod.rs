@@ -265,9 +265,9 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation, shrunk towards the draw score as the no-capture
-    /// count grows: a side that is better but shuffles sees its advantage fade,
-    /// so it prefers the capture (or den attack) that resets the count. At the
-    /// limit the evaluation keeps half its weight.
+    /// count grows (`NO_CAPTURE_FADE_PERCENT` of it kept at the limit): a side
+    /// that is better but shuffles sees its advantage fade, so it prefers the
+    /// capture (or den attack) that resets the count.
     #[inline]
     fn faded_eval(&self, pos: &Position) -> i32 {
         self.fade_with_no_capture_count(self.static_eval(pos), pos)
@@ -279,8 +279,11 @@ impl<'a> Worker<'a> {
         if limit == 0 {
             return eval;
         }
-        let n = (pos.plies_since_capture() as i32).min(limit);
+        let n = i64::from((pos.plies_since_capture() as i32).min(limit));
+        let limit = i64::from(limit);
+        let faded = i64::from(100 - self.shared.params.no_capture_fade_percent());
         let draw = self.draw_score();
-        draw + (eval - draw) * (2 * limit - n) / (2 * limit)
+        let kept = i64::from(eval - draw) * (100 * limit - faded * n) / (100 * limit);
+        draw + kept as i32
     }
 }
