@@ -25,22 +25,20 @@ pub const LOOSE_BELOW: f64 = 10.0;
 /// The rating of every even level, 0 to 20 (full strength): `UCI_Elo` picks
 /// the level by this table, in proportion between two entries. It is the
 /// levels' rating list, docs/records/level-ratings.json (`doushou ratings`
-/// of the levels' games, full strength fixed at 2800), rounded to 10;
-/// tests/skill.rs checks that they agree. The games: docs/strength.md,
-/// "Calibration, second", each even level against the next, the levels at
-/// their own caps and full strength at 100,000 nodes a move. The scale is
-/// this engine's own.
+/// of one round robin of the even levels and full strength, full strength
+/// fixed at 2800 at 100,000 nodes a move), rounded to 10; tests/skill.rs
+/// checks that they agree. The scale is this engine's own.
 pub const LEVEL_ELO: [(f64, i32); 11] = [
-    (0.0, 1810),
-    (2.0, 1860),
-    (4.0, 1900),
-    (6.0, 2040),
-    (8.0, 2150),
-    (10.0, 2270),
-    (12.0, 2350),
-    (14.0, 2430),
-    (16.0, 2540),
-    (18.0, 2650),
+    (0.0, 1970),
+    (2.0, 2020),
+    (4.0, 2060),
+    (6.0, 2190),
+    (8.0, 2260),
+    (10.0, 2380),
+    (12.0, 2440),
+    (14.0, 2520),
+    (16.0, 2580),
+    (18.0, 2660),
     (20.0, 2800),
 ];
 
