@@ -160,24 +160,9 @@ fn the_proof_holds_the_one_move_of_a_root_a_search_gave_up() {
         a1a2 b1b2 a2a3 b2c2 a3a2 c2c1";
     let (game, set, _) = game_with_tables(FEN, moves, "given-up");
     assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-    let (verdict, _) = tb::prove_under_history(
-        &set,
-        &game,
-        tb::Question::Verdict,
-        1_000_000,
-        &mut tb::ProofMemory::new(1 << 22),
-    );
-    let tb::ProofVerdict::Held {
-        holding, losing, ..
-    } = verdict
-    else {
-        panic!("{verdict:?}");
-    };
-    assert_eq!(
-        holding.iter().map(Move::to_string).collect::<Vec<_>>(),
-        ["a2a3"]
-    );
-    assert!(losing.iter().any(|m| m.to_string() == "a2b2"), "{losing:?}");
+    let (holding, losing) = held(&set, &game, 1_000_000);
+    assert_eq!(holding, ["a2a3"]);
+    assert!(losing.iter().any(|m| m == "a2b2"), "{losing:?}");
 }
 
 #[test]
@@ -216,24 +201,9 @@ fn near_the_no_capture_limit_the_proof_holds_by_a_loss_too_long_for_it() {
         ranked.contains(&("g6g7".to_string(), Verdict::Loss(18))),
         "{ranked:?}"
     );
-    let (verdict, _) = tb::prove_under_history(
-        &set,
-        &game,
-        tb::Question::Verdict,
-        2_000_000,
-        &mut tb::ProofMemory::new(1 << 22),
-    );
-    let tb::ProofVerdict::Held {
-        holding, losing, ..
-    } = verdict
-    else {
-        panic!("{verdict:?}");
-    };
-    assert_eq!(
-        holding.iter().map(Move::to_string).collect::<Vec<_>>(),
-        ["g6g7"]
-    );
-    assert!(losing.iter().any(|m| m.to_string() == "g6g5"), "{losing:?}");
+    let (holding, losing) = held(&set, &game, 2_000_000);
+    assert_eq!(holding, ["g6g7"]);
+    assert!(losing.iter().any(|m| m == "g6g5"), "{losing:?}");
 }
 
 /// A game of the tables-against-plain match (endings45, 1+0.01): Red's
@@ -338,4 +308,25 @@ fn a_capture_into_a_table_draw_the_history_loses_is_not_played() {
             .any(|m| m.starts_with("a3a4 captures into a table draw the history loses")),
         "{said:?}"
     );
+}
+
+/// The moves that hold a table draw under the game's history and some that
+/// lose it, as the proof finds them within `budget` positions; the test
+/// fails if the proof does not find the draw held.
+fn held(set: &TableSet, game: &Game, budget: u64) -> (Vec<String>, Vec<String>) {
+    let (verdict, _) = tb::prove_under_history(
+        set,
+        game,
+        tb::Question::Verdict,
+        budget,
+        &mut tb::ProofMemory::new(1 << 22),
+    );
+    let tb::ProofVerdict::Held {
+        holding, losing, ..
+    } = verdict
+    else {
+        panic!("{verdict:?}");
+    };
+    let names = |moves: Vec<Move>| moves.iter().map(Move::to_string).collect();
+    (names(holding), names(losing))
 }
