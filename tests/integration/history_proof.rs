@@ -53,13 +53,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
         assert_eq!(material.pieces().len(), 4, "{}", spec.fen);
         let set = tb::generate(&dir, entry.rules, &[material.canonical()], |_| {}).unwrap();
         assert_eq!(set.probe(game.position()), Some(Verdict::Draw));
-        let (verdict, _) = tb::prove_under_history(
-            &set,
-            &game,
-            tb::Question::Verdict,
-            budget,
-            &mut tb::ProofMemory::new(1 << 22),
-        );
+        let verdict = prove(&set, &game, budget);
         assert_eq!(
             verdict,
             tb::ProofVerdict::Lost,
@@ -68,13 +62,7 @@ fn under_forbid_a_squeezed_table_draw_is_proven_and_the_proof_wins_when_played()
             spec.moves
         );
         let opening = Game::from_fen_and_moves(entry.rules, &spec.fen, &[] as &[&str]).unwrap();
-        let (verdict, _) = tb::prove_under_history(
-            &set,
-            &opening,
-            tb::Question::Verdict,
-            budget,
-            &mut tb::ProofMemory::new(1 << 22),
-        );
+        let verdict = prove(&set, &opening, budget);
         assert!(matches!(verdict, tb::ProofVerdict::Won(_)), "{verdict:?}");
     }
     // The proof's strategy from that opening against Blue's random moves,
@@ -231,13 +219,7 @@ fn a_table_loss_too_long_for_the_limit_is_proven_by_the_capture_it_forces() {
     assert_eq!(set.probe(game.position()), Some(Verdict::Loss(18)));
     assert_eq!(tb::plies_before_limit(game.rules(), game.position()), 17);
     assert!(tb::unsettled_by_tables(&set, &game, game.position()));
-    let (verdict, _) = tb::prove_under_history(
-        &set,
-        &game,
-        tb::Question::Verdict,
-        1_000_000,
-        &mut tb::ProofMemory::new(1 << 22),
-    );
+    let verdict = prove(&set, &game, 1_000_000);
     assert_eq!(verdict, tb::ProofVerdict::Lost);
     // As a user asks it.
     let out = std::process::Command::new(BIN)
@@ -310,17 +292,18 @@ fn a_capture_into_a_table_draw_the_history_loses_is_not_played() {
     );
 }
 
+/// The proof's verdict on `game` under its history within `budget`
+/// positions, with a proof memory of its own.
+fn prove(set: &TableSet, game: &Game, budget: u64) -> tb::ProofVerdict {
+    let memory = &mut tb::ProofMemory::new(1 << 22);
+    tb::prove_under_history(set, game, tb::Question::Verdict, budget, memory).0
+}
+
 /// The moves that hold a table draw under the game's history and some that
 /// lose it, as the proof finds them within `budget` positions; the test
 /// fails if the proof does not find the draw held.
 fn held(set: &TableSet, game: &Game, budget: u64) -> (Vec<String>, Vec<String>) {
-    let (verdict, _) = tb::prove_under_history(
-        set,
-        game,
-        tb::Question::Verdict,
-        budget,
-        &mut tb::ProofMemory::new(1 << 22),
-    );
+    let verdict = prove(set, game, budget);
     let tb::ProofVerdict::Held {
         holding, losing, ..
     } = verdict
