@@ -111,7 +111,7 @@ def main():
         first = record["pairs"][0]["first"]
         outcomes = pair_outcomes(record, first)
         counts = [outcomes.count(k) for k in range(5)]
-        games = [g for g in record["games"]]
+        games = record["games"]
         draws = sum(1 for g in games if g["result"] == "1/2-1/2")
         scores = [PAIR_SCORES[o] for o in outcomes]
         mean = statistics.fmean(scores)
