@@ -104,6 +104,9 @@ search_params! {
     futility_max_depth = "FUTILITY_MAX_DEPTH": 4 in 0..=12 step 1;
     /// Centipawns per ply of depth that the static evaluation must beat beta by.
     futility_margin = "FUTILITY_MARGIN": 110 in 10..=500 step 10;
+    /// Reverse futility pruning is off where an enemy piece stands at most
+    /// this many steps from our den (`DEN_APPROACH`).
+    futility_race_steps = "FUTILITY_RACE_STEPS": 3 in 1..=4 step 1;
     /// Late-move pruning: at most this deep, quiet moves after the first
     /// `LMP_BASE + LMP_PER_DEPTH_SQUARED * depth²` quiet ones are skipped
     /// (`Search_LateMovePruning`).

@@ -333,6 +333,36 @@ pub const NEIGHBOURS: [Bitboard; SQUARES] = {
     t
 };
 
+/// The farthest reach of [`DEN_APPROACH`], in steps.
+pub const MAX_APPROACH: usize = 4;
+
+/// The squares at most `k` steps (up, down, left or right, water or not)
+/// from each side's den, the den included, for `k` from 0 to
+/// [`MAX_APPROACH`]: `DEN_APPROACH[side][k]`. An enemy piece there is
+/// racing for the den.
+pub const DEN_APPROACH: [[Bitboard; MAX_APPROACH + 1]; 2] = {
+    let mut t = [[0; MAX_APPROACH + 1]; 2];
+    let mut side = 0;
+    while side < 2 {
+        t[side][0] = DEN[side];
+        let mut k = 1;
+        while k <= MAX_APPROACH {
+            let mut reach = t[side][k - 1];
+            let mut i = 0;
+            while i < SQUARES {
+                if t[side][k - 1] & (1 << i) != 0 {
+                    reach |= NEIGHBOURS[i];
+                }
+                i += 1;
+            }
+            t[side][k] = reach;
+            k += 1;
+        }
+        side += 1;
+    }
+    t
+};
+
 /// A river jump: the landing square and the water squares it crosses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Jump {

@@ -547,7 +547,13 @@ impl Position {
     /// into its own den. An enemy piece there is a capture only if
     /// [`Position::can_capture`] allows it.
     #[inline(always)]
-    fn targets(&self, rules: &Rules, piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
+    pub(super) fn targets(
+        &self,
+        rules: &Rules,
+        piece: Piece,
+        from: Square,
+        blockers: Bitboard,
+    ) -> Bitboard {
         let side = piece.side.index();
         let reach =
             step_targets(piece.animal, from) | jump_targets(rules, piece.animal, from, blockers);
@@ -556,7 +562,7 @@ impl Position {
 
     /// The squares of the rats that stop a jump by `side`.
     #[inline]
-    fn jump_blockers(&self, rules: &Rules, side: Side) -> Bitboard {
+    pub(super) fn jump_blockers(&self, rules: &Rules, side: Side) -> Bitboard {
         let rat_bit = |s: Side| {
             let sq = self.piece_square[Piece::new(s, Animal::Rat).index()];
             if sq == NO_SQUARE { 0 } else { 1u64 << sq }

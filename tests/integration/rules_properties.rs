@@ -13,7 +13,8 @@
 use crate::common;
 
 use doushou::rules::{
-    DEN, DrawReason, Game, Move, Outcome, Position, Rules, START_FEN, Side, Square, WinReason,
+    DEN, DrawReason, Game, Move, NEIGHBOURS, Outcome, Position, Rules, START_FEN, Side, Square,
+    WinReason,
 };
 use std::collections::BTreeSet;
 
@@ -552,6 +553,10 @@ fn start_positions() -> Vec<String> {
             "6d/7/c6/7/L6/7/7/7/7 w 0 1",
             "7/7/7/7/7/7/7/E6/c1T4 w 0 1",
             "4t1C/6e/7/7/7/7/7/7/7 b 0 1",
+            // Den races: runners near a den with few defenders.
+            "l6/7/3T3/7/7/7/7/7/7 w 0 1",
+            "7/2c4/3R3/7/7/7/3W3/7/7 w 0 1",
+            "7/7/7/7/7/7/3l3/7/2C4 b 0 1",
         ]
         .map(String::from),
     );
@@ -565,7 +570,8 @@ fn rotated(m: &str) -> String {
 }
 
 /// Checks everything about one ply of `game`, whose referee twin is `twin`.
-fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep: bool) {
+/// True where the side to move had a den step nothing answers.
+fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep: bool) -> bool {
     let rules = *game.rules();
     let p = *game.position();
 
@@ -627,6 +633,29 @@ fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep
         generated.iter().any(|m| m.to().bit() & enemy_den != 0),
         "{ctx}: can_enter_den"
     );
+    // A step next to the den that no enemy move answers: taken nowhere, and
+    // the enemy cannot enter our den first.
+    let mut den_step = false;
+    if !p.can_enter_den(&rules) {
+        let doors = NEIGHBOURS[enemy_den.trailing_zeros() as usize];
+        let unanswered = |m: Move| {
+            let mut after = p;
+            after.make(m);
+            !after.can_enter_den(&rules) && !after.generate(&rules).iter().any(|r| r.to() == m.to())
+        };
+        let expected = generated
+            .iter()
+            .any(|&m| m.to().bit() & doors != 0 && unanswered(m));
+        let step = p.unstoppable_den_step(&rules);
+        assert_eq!(step.is_some(), expected, "{ctx}: unstoppable_den_step");
+        if let Some(m) = step {
+            assert!(
+                generated.contains(&m) && unanswered(m),
+                "{ctx}: {m} answers"
+            );
+            den_step = true;
+        }
+    }
 
     // The same game seen from the other side has the mirrored moves.
     let mirror = p.mirrored();
@@ -717,6 +746,7 @@ fn check_ply(game: &mut Game, twin: &RefGame, referee: &Referee, ctx: &str, deep
         assert_eq!(game.perft(2), t.perft(referee, 2), "{ctx}: perft 2");
         assert_eq!(*game.position(), p, "{ctx}: perft left the game changed");
     }
+    den_step
 }
 
 #[test]
@@ -724,7 +754,7 @@ fn random_playouts_agree_with_the_referee() {
     let fens = start_positions();
     let mut rng = Rng(doushou::util::rng::SplitMix64::new(0x646F_7573_686F_7521));
     let (games, max_plies) = (300, 200);
-    let mut stats = [0usize; 8];
+    let mut stats = [0usize; 9];
     for g in 0..games {
         let fen = &fens[g % fens.len()];
         let settings = random_settings(&mut rng);
@@ -755,7 +785,9 @@ fn random_playouts_agree_with_the_referee() {
                     .join(" "),
                 game.position().fen()
             );
-            check_ply(&mut game, &twin, &referee, &ctx, ply % 16 == 0);
+            if check_ply(&mut game, &twin, &referee, &ctx, ply % 16 == 0) {
+                stats[8] += 1;
+            }
             let outcome = game.outcome();
             match outcome {
                 Some(Outcome::Win { reason, .. }) => {
@@ -807,15 +839,25 @@ fn random_playouts_agree_with_the_referee() {
         }
     }
     // The playouts must reach the ends they are there to check.
-    let [den, all, stuck, rep, limit, long, forbidden, thrice] = stats;
+    let [
+        den,
+        all,
+        stuck,
+        rep,
+        limit,
+        long,
+        forbidden,
+        thrice,
+        den_steps,
+    ] = stats;
     eprintln!(
         "den {den} all-captured {all} no-move {stuck} repetition-draw {rep} \
          limit-draw {limit} full-length {long} plies with a forbidden move {forbidden} \
-         third occurrences {thrice}"
+         third occurrences {thrice} unanswered den steps {den_steps}"
     );
     assert!(den > 0 && all > 0 && stuck > 0, "{stats:?}");
     assert!(rep > 0 && limit > 0, "{stats:?}");
-    assert!(forbidden > 0 && thrice > 0, "{stats:?}");
+    assert!(forbidden > 0 && thrice > 0 && den_steps > 0, "{stats:?}");
 }
 
 #[test]

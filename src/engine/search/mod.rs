@@ -16,7 +16,7 @@ use super::ordering::Heuristics;
 use super::score::{MATE, table_score};
 use super::tablebases::room::{RoomCache, drawing_room, history_may_lose_draw};
 use super::time::Clock;
-use crate::rules::{DEN, Game, Move, NEIGHBOURS, Position, Repetition, Rules, Side};
+use crate::rules::{DEN_APPROACH, Game, Move, Position, Repetition, Rules, Side};
 use std::sync::atomic::Ordering;
 
 mod iterate;
@@ -192,9 +192,14 @@ impl<'a> Worker<'a> {
     /// taken (or the game ends first).
     #[inline]
     fn den_threatened(pos: &Position) -> bool {
+        Self::den_approached(pos, 1)
+    }
+
+    /// Whether the enemy has a piece at most `steps` steps from our den.
+    #[inline]
+    fn den_approached(pos: &Position, steps: usize) -> bool {
         let us = pos.side_to_move();
-        let den = DEN[us.index()].trailing_zeros() as usize;
-        NEIGHBOURS[den] & pos.occupied(us.opponent()) != 0
+        DEN_APPROACH[us.index()][steps] & pos.occupied(us.opponent()) != 0
     }
 
     /// The verdicts every node gives before searching, in the order of docs/rules.md:
@@ -221,6 +226,16 @@ impl<'a> Worker<'a> {
         }
         if pos.can_enter_den(&self.rules) {
             return Some(MATE - ply as i32 - 1);
+        }
+        if let Some(step) = pos.unstoppable_den_step(&self.rules) {
+            // Won in two moves, unless the count or a repetition gets there first.
+            let limit = self.rules.no_capture_limit;
+            let in_time = limit == 0 || pos.plies_since_capture() + 3 < limit;
+            let allowed =
+                self.rules.repetition != Repetition::Forbid || !self.game.would_repeat_third(step);
+            if in_time && allowed {
+                return Some(MATE - ply as i32 - 3);
+            }
         }
         None
     }

@@ -107,10 +107,11 @@ impl Worker<'_> {
         };
 
         // Step 8. Reverse futility pruning: far enough above beta near the
-        // leaves, the node fails high on its evaluation alone.
+        // leaves, the node fails high on its evaluation alone; not while an
+        // enemy races for our den, which the evaluation misjudges.
         if features.futility
             && !pv_node
-            && !threatened
+            && !Self::den_approached(&pos, params.futility_race_steps() as usize)
             && beta.abs() < MATE_BOUND
             && depth <= params.futility_max_depth()
             && static_eval - params.futility_margin() * depth >= beta
