@@ -11,9 +11,8 @@ mod race;
 mod variant;
 
 pub use board::{
-    ALL_SQUARES, ALL_TRAPS, Animal, Bitboard, DEN, DEN_APPROACH, FILES, JUMPS, Jump, MAX_APPROACH,
-    NEIGHBOURS, PIECES, Piece, RANKS, SQUARES, Side, Square, SquareParseError, TRAPS, WATER,
-    squares,
+    ALL_SQUARES, ALL_TRAPS, Animal, Bitboard, DEN, DEN_APPROACH, FILES, JUMPS, Jump, NEIGHBOURS,
+    PIECES, Piece, RANKS, SQUARES, Side, Square, SquareParseError, TRAPS, WATER, squares,
 };
 pub use game::{DrawReason, Forbidden, Game, GameError, Illegal, MoveError, Outcome, WinReason};
 pub use movement::{jump_targets, standable, step_targets};

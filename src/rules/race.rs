@@ -1,7 +1,7 @@
 //! Den races decided two moves ahead: a step next to the enemy den that
 //! nothing can answer wins on the move after, whatever the enemy plays.
 
-use super::board::{DEN_APPROACH, Square, squares};
+use super::board::{DEN_APPROACH, squares};
 use super::position::{Move, Position};
 use super::variant::Rules;
 
@@ -40,27 +40,12 @@ impl Position {
                 let step = Move::new(from, to);
                 let mut after = *self;
                 after.make(step);
-                if !after.can_take_on(rules, to) {
+                if !after.generate_captures(rules).iter().any(|m| m.to() == to) {
                     return Some(step);
                 }
             }
         }
         None
-    }
-
-    /// Whether the side to move can take the piece on `target`.
-    fn can_take_on(&self, rules: &Rules, target: Square) -> bool {
-        let Some(victim) = self.piece_at(target) else {
-            return false;
-        };
-        let us = self.side_to_move();
-        let blockers = self.jump_blockers(rules, us);
-        squares(self.occupied(us)).any(|from| {
-            self.piece_at(from).is_some_and(|piece| {
-                self.targets(rules, piece, from, blockers) & target.bit() != 0
-                    && Position::can_capture(rules, piece, from, victim, target)
-            })
-        })
     }
 }
 

@@ -231,9 +231,7 @@ impl<'a> Worker<'a> {
             // Won in two moves, unless the count or a repetition gets there first.
             let limit = self.rules.no_capture_limit;
             let in_time = limit == 0 || pos.plies_since_capture() + 3 < limit;
-            let allowed =
-                self.rules.repetition != Repetition::Forbid || !self.game.would_repeat_third(step);
-            if in_time && allowed {
+            if in_time && !self.game.would_repeat_third(step) {
                 return Some(MATE - ply as i32 - 3);
             }
         }
